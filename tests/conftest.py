@@ -1,0 +1,38 @@
+"""Shared test setup: the real database must be the one the test command promised."""
+
+import os
+import shutil
+import subprocess
+
+import pytest
+from django.db import connection
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    from django.conf import settings
+
+    lines = [f"base de datos: {settings.DATABASES['default']['ENGINE']}"]
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if os.path.exists(chromium):
+        version = subprocess.run([chromium, "--version"], capture_output=True, text=True, check=False).stdout.strip()
+        lines.append(f"navegador: {version}")
+    return lines
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _required_database(django_db_blocker: object) -> None:
+    """With REQUIRE_POSTGRES=1 (the test command), running on anything else is a failure."""
+    if os.environ.get("REQUIRE_POSTGRES") == "1":
+        assert connection.vendor == "postgresql", f"se exigía PostgreSQL y la base es {connection.vendor}"
+
+
+@pytest.fixture
+def on_postgres() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("necesita PostgreSQL (bloqueos de fila y transacciones concurrentes)")
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: object) -> None:
+    """PBKDF2's deliberate slowness has no place in tests (users are created by the hundred)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]

@@ -1,0 +1,221 @@
+"""The permission matrix: every view and endpoint that writes (or shows private data), for every
+role — anonymous public, a user with no role, a player of the tournament, juez, mesa de control,
+organizer, the organizer of another tournament, and a superuser. Enforced on the server."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from rest_framework.test import APIClient
+
+from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
+from torneo.models import Pair, Player, Session, TournamentRole
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ["anonymous", "outsider", "player", "juez", "control", "organizer", "other_organizer", "superuser"]
+STAFF_PAIRS = {"control", "organizer", "superuser"}
+ORGANIZER = {"organizer", "superuser"}
+CREATORS = {"organizer", "other_organizer", "superuser"}
+EVERYONE = set(ROLES)
+VIEWERS_PRIVATE = {"juez", "control", "organizer", "superuser"}
+
+
+@dataclass
+class World:
+    tournament: Any
+    users: dict[str, Any]
+    own_pair: Pair
+    other_pair: Pair
+    session: Session
+    juez_role: TournamentRole
+
+
+@pytest.fixture
+def world() -> World:
+    t = TournamentFactory()
+    other = TournamentFactory()
+    creator = Permission.objects.get(codename="add_tournament")
+    users = {name: UserFactory(username=name) for name in ROLES if name != "anonymous"}
+    users["superuser"].is_superuser = True
+    users["superuser"].save()
+    for name in ("organizer", "other_organizer"):
+        users[name].user_permissions.add(creator)
+    grant(users["juez"], t, "juez")
+    grant(users["control"], t, "control")
+    grant(users["organizer"], t, "organizer")
+    grant(users["other_organizer"], other, "organizer")
+    own = make_pair(t, players=[player_data(1), player_data(2)])
+    Player.objects.filter(pk=own.ordered_members()[0].player_id).update(user=users["player"])
+    other_pair = make_pair(t, players=[player_data(3), player_data(4)])
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    session = Session.objects.create(
+        tournament=t, name="J1", starts_at=datetime(2026, 12, 12, 10, tzinfo=ZoneInfo("Europe/Madrid"))
+    )
+    juez_role = TournamentRole.objects.get(tournament=t, user=users["juez"])
+    return World(t, users, own, other_pair, session, juez_role)
+
+
+def pair_post(n: int) -> dict[str, str]:
+    a, b = player_data(100 + n), player_data(200 + n)
+    return {"p1_first_name": a.first_name, "p1_last_name": a.last_name,
+            "p2_first_name": b.first_name, "p2_last_name": b.last_name}
+
+
+def pair_json(n: int) -> dict[str, Any]:
+    a, b = player_data(300 + n), player_data(400 + n)
+    return {"players": [{"first_name": a.first_name, "last_name": a.last_name},
+                        {"first_name": b.first_name, "last_name": b.last_name}]}
+
+
+def csv_upload() -> SimpleUploadedFile:
+    body = "nombre_1;apellidos_1;nombre_2;apellidos_2\nLuz;Campos Vera;Gil;Moya Paz\n"
+    return SimpleUploadedFile("parejas.csv", body.encode(), content_type="text/csv")
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    method: str
+    url: Callable[[World], str]
+    allowed: set[str]
+    data: Callable[[World], Any] = lambda w: {}
+    api: bool = False
+    fmt: str = "json"
+
+
+def slug(w: World) -> str:
+    return w.tournament.slug
+
+
+CASES = [
+    # --- pages (forms) ---
+    Case("new tournament", "post", lambda w: "/gestion/nuevo/", CREATORS,
+         lambda w: {"name": "Nuevo", "start_date": "2027-01-09", "end_date": "2027-01-09", "rule_set": "amm",
+                    "games_to_win": 3, "points_per_game": 40, "entry_fee": "0", "status": "draft", "listed": "on"}),
+    Case("dashboard", "get", lambda w: f"/torneos/{slug(w)}/gestion/", VIEWERS_PRIVATE),
+    Case("edit tournament", "post", lambda w: f"/torneos/{slug(w)}/gestion/editar/", ORGANIZER,
+         lambda w: {"name": "Editado", "start_date": "2026-12-12", "end_date": "2026-12-13", "rule_set": "amm",
+                    "games_to_win": 4, "points_per_game": 40, "entry_fee": "10", "status": "open"}),
+    Case("add session", "post", lambda w: f"/torneos/{slug(w)}/gestion/jornadas/", ORGANIZER,
+         lambda w: {"name": "J2", "starts_at": "2026-12-13T10:00", "courtesy_minutes": 10}),
+    Case("delete session", "post", lambda w: f"/torneos/{slug(w)}/gestion/jornadas/{w.session.pk}/borrar/", ORGANIZER),
+    Case("grant role", "post", lambda w: f"/torneos/{slug(w)}/gestion/funciones/", ORGANIZER,
+         lambda w: {"username": "outsider", "role": "juez"}),
+    Case("revoke role", "post", lambda w: f"/torneos/{slug(w)}/gestion/funciones/{w.juez_role.pk}/quitar/", ORGANIZER),
+    Case("pairs list (private)", "get", lambda w: f"/torneos/{slug(w)}/gestion/parejas/", STAFF_PAIRS),
+    Case("register pair (mesa)", "post", lambda w: f"/torneos/{slug(w)}/gestion/parejas/nueva/", STAFF_PAIRS,
+         lambda w: pair_post(1)),
+    Case("edit pair", "post", lambda w: f"/torneos/{slug(w)}/gestion/parejas/{w.other_pair.number}/", STAFF_PAIRS,
+         lambda w: {**pair_post(2), "version": w.other_pair.version}),
+    Case("check in", "post", lambda w: f"/torneos/{slug(w)}/gestion/parejas/{w.other_pair.number}/presencia/",
+         STAFF_PAIRS, lambda w: {"present": "1"}),
+    Case("withdraw (mesa)", "post", lambda w: f"/torneos/{slug(w)}/gestion/parejas/{w.other_pair.number}/retirar/",
+         STAFF_PAIRS),
+    Case("import csv", "post", lambda w: f"/torneos/{slug(w)}/gestion/importar/", STAFF_PAIRS,
+         lambda w: {"file": csv_upload()}, fmt="multipart"),
+    Case("export csv", "get", lambda w: f"/torneos/{slug(w)}/gestion/exportar.csv", STAFF_PAIRS),
+    Case("withdraw own pair", "post", lambda w: f"/torneos/{slug(w)}/parejas/{w.own_pair.number}/retirar/",
+         STAFF_PAIRS | {"player"}),
+    Case("withdraw someone else's pair", "post",
+         lambda w: f"/torneos/{slug(w)}/parejas/{w.other_pair.number}/retirar/", STAFF_PAIRS),
+    Case("public registration", "post", lambda w: f"/torneos/{slug(w)}/inscripcion/", EVERYONE, lambda w: pair_post(3)),
+    # --- API ---
+    Case("api create tournament", "post", lambda w: "/api/v1/tournaments/", CREATORS,
+         lambda w: {"name": "API", "start_date": "2027-02-06", "end_date": "2027-02-06"}, api=True),
+    Case("api edit tournament", "patch", lambda w: f"/api/v1/tournaments/{slug(w)}/", ORGANIZER,
+         lambda w: {"venue": "Otro sitio"}, api=True),
+    Case("api register pair (mesa)", "post", lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/", STAFF_PAIRS,
+         lambda w: pair_json(1), api=True),
+    Case("api edit pair", "put", lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.other_pair.number}/",
+         STAFF_PAIRS, lambda w: pair_json(2), api=True),
+    Case("api check in", "post", lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.other_pair.number}/check-in/",
+         STAFF_PAIRS, api=True),
+    Case("api undo check in", "delete",
+         lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.other_pair.number}/check-in/", STAFF_PAIRS, api=True),
+    Case("api withdraw own pair", "post",
+         lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.own_pair.number}/withdraw/", STAFF_PAIRS | {"player"},
+         api=True),
+    Case("api withdraw other pair", "post",
+         lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.other_pair.number}/withdraw/", STAFF_PAIRS, api=True),
+    Case("api import csv", "post", lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/import/", STAFF_PAIRS,
+         lambda w: {"file": csv_upload()}, api=True, fmt="multipart"),
+    Case("api public registration", "post", lambda w: f"/api/v1/tournaments/{slug(w)}/registrations/", EVERYONE,
+         lambda w: pair_json(3), api=True),
+]
+
+
+def client_for(world: World, role: str, api: bool) -> Client | APIClient:
+    client: Client | APIClient = APIClient() if api else Client()
+    if role != "anonymous":
+        client.force_login(world.users[role])
+    return client
+
+
+def was_allowed(case: Case, response: Any) -> bool:
+    assert response.status_code < 500, response.content[:500]
+    if case.api:
+        return response.status_code not in (401, 403, 404)
+    if response.status_code in (403, 404):
+        return False
+    if response.status_code == 302 and response["Location"].startswith("/cuenta/entrar/"):
+        return False
+    return True
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_permission_matrix(world: World, case: Case, role: str) -> None:
+    client = client_for(world, role, case.api)
+    kwargs: dict[str, Any] = {}
+    data = case.data(world)
+    if case.method != "get":
+        if case.api and case.fmt == "json":
+            kwargs["format"] = "json"
+        elif case.api:
+            kwargs["format"] = "multipart"
+    response = getattr(client, case.method)(case.url(world), data, **kwargs)
+    allowed = was_allowed(case, response)
+    assert allowed == (role in case.allowed), f"{case.name} as {role}: {response.status_code}"
+    if allowed and case.method != "get":
+        assert response.status_code in (200, 201, 302), (case.name, role, response.status_code, response.content[:300])
+
+
+def test_denied_writes_change_nothing(world: World) -> None:
+    client = client_for(world, "juez", api=False)
+    client.post(f"/torneos/{world.tournament.slug}/gestion/parejas/nueva/", pair_post(9))
+    client.post(f"/torneos/{world.tournament.slug}/gestion/parejas/{world.other_pair.number}/retirar/")
+    assert Pair.objects.filter(tournament=world.tournament).count() == 2
+    world.other_pair.refresh_from_db()
+    assert world.other_pair.status == Pair.Status.CONFIRMED
+
+
+def test_players_api_only_shows_players_of_your_tournaments(world: World) -> None:
+    for role, expected in (("outsider", 0), ("player", 0), ("control", 4), ("superuser", 4)):
+        response = client_for(world, role, api=True).get("/api/v1/players/")
+        assert response.status_code == 200
+        assert response.json()["count"] == expected, role
+    assert client_for(world, "anonymous", api=True).get("/api/v1/players/").status_code in (401, 403)
+
+
+def test_private_contact_data_only_for_staff(world: World) -> None:
+    url = f"/api/v1/tournaments/{world.tournament.slug}/pairs/{world.own_pair.number}/"
+    public = client_for(world, "anonymous", api=True).get(url).json()
+    assert set(public["players"][0]) == {"first_name", "last_name", "club"}
+    staff = client_for(world, "juez", api=True).get(url).json()
+    assert "phone" in staff["players"][0] and "email" in staff["players"][0]
+
+
+def test_draft_tournaments_are_invisible_to_the_public(world: World) -> None:
+    world.tournament.status = "draft"
+    world.tournament.save()
+    for url in (f"/torneos/{world.tournament.slug}/", f"/api/v1/tournaments/{world.tournament.slug}/"):
+        assert Client().get(url).status_code == 404
+        assert client_for(world, "outsider", api=False).get(url).status_code == 404
+        assert client_for(world, "juez", api=False).get(url).status_code == 200

@@ -1,0 +1,223 @@
+"""API v1: tournaments, players, pairs, registrations and check-in. Thin: services do the writes."""
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from torneo import selectors
+from torneo.api.permissions import TournamentAction
+from torneo.api.serializers import (
+    ImportSerializer,
+    PairPrivateSerializer,
+    PairPublicSerializer,
+    PairWriteSerializer,
+    PlayerSerializer,
+    TournamentSerializer,
+    WithdrawSerializer,
+)
+from torneo.identity import normalize_name
+from torneo.models import Pair, Player, Tournament
+from torneo.permissions import Action, can, can_create_tournament, can_view, can_withdraw
+from torneo.services.registrations import (
+    pair_check_in,
+    pair_check_in_undo,
+    pair_register,
+    pair_update,
+    pair_withdraw,
+)
+from torneo.services.registrations_csv import CsvImportError, registrations_import_csv
+from torneo.services.tournaments import tournament_create, tournament_update
+
+
+class TournamentViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Tournaments: the public ones, plus those where you hold a role."""
+
+    serializer_class = TournamentSerializer
+    lookup_field = "slug"
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return selectors.tournaments_visible_to(self.request.user).prefetch_related("sessions")
+
+    def get_object(self) -> Tournament:
+        tournament = get_object_or_404(Tournament.objects.prefetch_related("sessions"), slug=self.kwargs["slug"])
+        if not can_view(self.request.user, tournament):
+            raise Http404
+        if self.action in ("update", "partial_update") and not can(self.request.user, tournament, Action.TOURNAMENT_EDIT):
+            raise PermissionDenied
+        return tournament
+
+    def perform_create(self, serializer: TournamentSerializer) -> None:
+        if not can_create_tournament(self.request.user):
+            raise PermissionDenied
+        serializer.instance = tournament_create(by=self.request.user, data=dict(serializer.validated_data))
+
+    def perform_update(self, serializer: TournamentSerializer) -> None:
+        serializer.instance = tournament_update(tournament=serializer.instance, data=dict(serializer.validated_data))
+
+
+class TournamentScoped:
+    """Views under /tournaments/<slug>/: the tournament, 404 when this user may not see it."""
+
+    kwargs: dict[str, Any]
+    request: Request
+
+    def get_tournament(self) -> Tournament:
+        if not hasattr(self, "_tournament"):
+            tournament = get_object_or_404(Tournament, slug=self.kwargs["tournament_slug"])
+            if not can_view(self.request.user, tournament):
+                raise Http404
+            self._tournament = tournament
+        return self._tournament
+
+
+class PairViewSet(TournamentScoped, viewsets.GenericViewSet):
+    """A tournament's pairs. Anyone sees names and clubs; staff also contact data.
+    The mesa de control registers, edits, checks in and withdraws pairs here."""
+
+    permission_classes = [TournamentAction]
+    lookup_field = "number"
+    action_permissions = {
+        "create": Action.PAIRS_MANAGE,
+        "update": Action.PAIRS_MANAGE,
+        "check_in": Action.CHECK_IN,
+        "import_csv": Action.PAIRS_MANAGE,
+    }
+
+    def get_queryset(self) -> QuerySet[Pair]:
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no tournament
+            return Pair.objects.none()
+        qs = selectors.pairs_of(self.get_tournament(), q=self.request.query_params.get("q", "")[:100])
+        if not self._private():
+            qs = qs.filter(status__in=[Pair.Status.CONFIRMED, Pair.Status.WAITLISTED])
+        return qs
+
+    def _private(self) -> bool:
+        if getattr(self, "swagger_fake_view", False):
+            return True
+        return can(self.request.user, self.get_tournament(), Action.VIEW_PRIVATE)
+
+    def get_serializer_class(self) -> type:
+        if self.action in ("create", "update"):
+            return PairWriteSerializer
+        return PairPrivateSerializer if self._private() else PairPublicSerializer
+
+    def _out(self, pair: Pair, code: int = status.HTTP_200_OK) -> Response:
+        pair = selectors.pairs_with_players().get(pk=pair.pk)
+        return Response(PairPrivateSerializer(pair).data, status=code)
+
+    @extend_schema(responses=PairPublicSerializer(many=True))
+    def list(self, request: Request, tournament_slug: str) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+    @extend_schema(responses=PairPublicSerializer)
+    def retrieve(self, request: Request, tournament_slug: str, number: int) -> Response:
+        pair = get_object_or_404(self.get_queryset(), number=number)
+        return Response(self.get_serializer(pair).data)
+
+    @extend_schema(request=PairWriteSerializer, responses=PairPrivateSerializer)
+    def create(self, request: Request, tournament_slug: str) -> Response:
+        serializer = PairWriteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        pair = pair_register(
+            tournament=self.get_tournament(), players=serializer.player_data(),
+            name=serializer.validated_data["name"], source=Pair.Source.API,
+        )
+        return self._out(pair, status.HTTP_201_CREATED)
+
+    @extend_schema(request=PairWriteSerializer, responses=PairPrivateSerializer)
+    def update(self, request: Request, tournament_slug: str, number: int) -> Response:
+        pair = get_object_or_404(Pair, tournament=self.get_tournament(), number=number)
+        serializer = PairWriteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        pair = pair_update(
+            pair=pair, players=serializer.player_data(), name=serializer.validated_data["name"],
+            expected_version=serializer.validated_data.get("version"),
+        )
+        return self._out(pair)
+
+    @extend_schema(request=None, responses=PairPrivateSerializer, methods=["POST", "DELETE"])
+    @action(detail=True, methods=["post", "delete"], url_path="check-in")
+    def check_in(self, request: Request, tournament_slug: str, number: int) -> Response:
+        """POST: the pair is present (before round 1). DELETE: undo."""
+        pair = get_object_or_404(Pair, tournament=self.get_tournament(), number=number)
+        pair = pair_check_in(pair=pair) if request.method == "POST" else pair_check_in_undo(pair=pair)
+        return self._out(pair)
+
+    @extend_schema(request=WithdrawSerializer, responses=PairPrivateSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def withdraw(self, request: Request, tournament_slug: str, number: int) -> Response:
+        """Staff withdraw any pair; a player their own, before play starts."""
+        pair = get_object_or_404(Pair, tournament=self.get_tournament(), number=number)
+        if not can_withdraw(request.user, pair):
+            raise PermissionDenied
+        serializer = WithdrawSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        pair_withdraw(pair=pair, reason=serializer.validated_data["reason"])
+        return self._out(pair)
+
+    @extend_schema(request={"multipart/form-data": ImportSerializer}, responses={201: None})
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_csv(self, request: Request, tournament_slug: str) -> Response:
+        """Import a CSV of registrations: all or nothing; errors name each row and column."""
+        serializer = ImportSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            report = registrations_import_csv(
+                tournament=self.get_tournament(), data=serializer.validated_data["file"].read()
+            )
+        except CsvImportError as exc:
+            return Response(
+                {"detail": "No se ha importado nada.",
+                 "errors": [{"row": e.row, "column": e.column, "message": e.message} for e in exc.errors]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        return Response({"created": report.created, "waitlisted": report.waitlisted}, status=status.HTTP_201_CREATED)
+
+
+class RegistrationViewSet(TournamentScoped, viewsets.GenericViewSet):
+    """Public registration: anyone may enter a pair while the tournament's registration is open."""
+
+    permission_classes = [AllowAny]
+    serializer_class = PairWriteSerializer
+
+    @extend_schema(request=PairWriteSerializer, responses={201: PairPublicSerializer})
+    def create(self, request: Request, tournament_slug: str) -> Response:
+        serializer = PairWriteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        pair = pair_register(
+            tournament=self.get_tournament(), players=serializer.player_data(),
+            name=serializer.validated_data["name"], source=Pair.Source.PUBLIC_FORM,
+        )
+        pair = selectors.pairs_with_players().get(pk=pair.pk)
+        return Response(PairPublicSerializer(pair).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
+    """Players of the tournaments where you are staff, with their contact data."""
+
+    serializer_class = PlayerSerializer
+    permission_classes = [IsAuthenticated]
+
+    def get_queryset(self) -> QuerySet[Player]:
+        if getattr(self, "swagger_fake_view", False):
+            return Player.objects.none()
+        user = self.request.user
+        qs = Player.objects.all()
+        if not user.is_superuser:
+            qs = qs.filter(memberships__tournament__roles__user=user).distinct()
+        for word in normalize_name(self.request.query_params.get("q", "")).split():
+            qs = qs.filter(normalized_name__contains=word)
+        return qs.order_by("last_name", "first_name", "id")

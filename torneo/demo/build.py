@@ -1,0 +1,112 @@
+"""The demo tournament: realistic, deterministic, and safe to build twice (it is looked up first)."""
+
+import json
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.contrib.auth.models import Group, Permission, User
+from django.db import transaction
+
+from torneo.demo.names import CLUBS, FIRST_NAMES, SURNAMES
+from torneo.models import Pair, Player, Tournament, TournamentRole
+from torneo.services.registrations import PlayerData, pair_check_in, pair_register
+from torneo.services.tournaments import session_save, tournament_create, tournament_update
+
+DEMO_SLUG = "open-mus-madrid"
+ORGANIZERS_GROUP = "Organizadores"
+MADRID = ZoneInfo("Europe/Madrid")
+
+
+@dataclass(frozen=True)
+class DemoLogin:
+    username: str
+    password: str
+    role: str
+
+
+def _logins_file() -> Path:
+    return Path(settings.VAR_DIR) / "demo-logins.json"
+
+
+def _user(username: str, role: str, stored: dict[str, str], **extra: object) -> DemoLogin:
+    password = stored.get(username) or secrets.token_urlsafe(9)
+    user, created = User.objects.get_or_create(username=username, defaults=extra)
+    if created or not user.check_password(password):
+        user.set_password(password)
+        for key, value in extra.items():
+            setattr(user, key, value)
+        user.save()
+    return DemoLogin(username, password, role)
+
+
+def demo_players(rng: random.Random, count: int) -> list[PlayerData]:
+    players, seen = [], set()
+    while len(players) < count:
+        first = rng.choice(FIRST_NAMES)
+        last = f"{rng.choice(SURNAMES)} {rng.choice(SURNAMES)}"
+        if (first, last) in seen:
+            continue
+        seen.add((first, last))
+        phone = f"6{rng.randrange(10**7, 10**8):08d}"
+        email = f"{first.split()[0].lower()}.{last.split()[0].lower()}{rng.randrange(100)}@example.com"
+        email = email.translate(str.maketrans("áéíóúñ", "aeioun"))
+        players.append(PlayerData(first, last, phone=phone, email=email, club=rng.choice(CLUBS)))
+    return players
+
+
+@transaction.atomic
+def build_demo(*, pairs: int = 56, waitlisted: int = 3, checked_in: int = 52) -> tuple[Tournament, list[DemoLogin]]:
+    stored: dict[str, str] = {}
+    if _logins_file().exists():
+        stored = json.loads(_logins_file().read_text())
+    organizers, _ = Group.objects.get_or_create(name=ORGANIZERS_GROUP)
+    organizers.permissions.add(Permission.objects.get(codename="add_tournament"))
+    logins = [
+        _user("admin", "superusuario (todo, y /admin/)", stored, is_staff=True, is_superuser=True),
+        _user("organizador", "organización del torneo de demostración", stored),
+        _user("mesa", "mesa de control", stored),
+        _user("juez", "juez", stored),
+        _user("jugador", "jugador (pareja 1)", stored),
+    ]
+    _logins_file().write_text(json.dumps({login.username: login.password for login in logins}, indent=1))
+    _logins_file().chmod(0o600)
+    users = {login.username: User.objects.get(username=login.username) for login in logins}
+    users["organizador"].groups.add(organizers)
+
+    tournament = Tournament.objects.filter(slug=DEMO_SLUG).first()
+    if tournament is None:
+        start = date.today() + timedelta(days=14)
+        tournament = tournament_create(
+            by=users["organizador"],
+            data={
+                "name": "Open de Mus Villa de Madrid", "slug": DEMO_SLUG, "venue": "Casino de Madrid, calle de Alcalá 15",
+                "description": "Torneo abierto por parejas. Partidas a 3 juegos ganados, juegos a 40 tantos. "
+                               "Reglamento de la Asociación Madrileña de Mus.",
+                "start_date": start, "end_date": start + timedelta(days=1), "status": Tournament.Status.REGISTRATION_OPEN,
+                "max_pairs": pairs, "entry_fee": 40, "allow_trios": False,
+            },
+        )
+        for name, day, at, courtesy in (("Jornada 1 (sábado)", 0, time(10, 0), 15), ("Jornada 2 (domingo)", 1, time(10, 0), 10)):
+            session_save(
+                tournament=tournament, name=name, courtesy_minutes=courtesy,
+                starts_at=datetime.combine(start + timedelta(days=day), at, tzinfo=MADRID),
+            )
+        TournamentRole.objects.get_or_create(tournament=tournament, user=users["mesa"], role=TournamentRole.Role.CONTROL)
+        TournamentRole.objects.get_or_create(tournament=tournament, user=users["juez"], role=TournamentRole.Role.JUEZ)
+        rng = random.Random(2026)
+        people = demo_players(rng, 2 * (pairs + waitlisted))
+        for i in range(pairs + waitlisted):
+            pair_register(tournament=tournament, players=people[2 * i: 2 * i + 2], source=Pair.Source.CONTROL)
+        for pair in Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).order_by("number")[:checked_in]:
+            pair_check_in(pair=pair)
+        first_player = Player.objects.filter(memberships__pair__tournament=tournament, memberships__pair__number=1).first()
+        if first_player:
+            first_player.user = users["jugador"]
+            first_player.save(update_fields=["user"])
+        tournament = tournament_update(tournament=tournament, data={"status": Tournament.Status.REGISTRATION_CLOSED})
+    return tournament, logins

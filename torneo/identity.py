@@ -1,0 +1,53 @@
+"""Who a player is: normalised names and identity documents, for 'one person, one pair'.
+
+A player cannot be in two pairs of the same tournament; the match is on the identity document when
+it is given, else on the normalised name (accents, case, punctuation and spacing removed).
+"""
+
+import re
+import unicodedata
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+_NIE_PREFIX = {"X": "0", "Y": "1", "Z": "2"}
+
+
+def normalize_name(text: str) -> str:
+    """'  José  García-López ' -> 'jose garcia lopez'."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    without_accents = "".join(c for c in decomposed if not unicodedata.combining(c))
+    words = re.sub(r"[^\w]+", " ", without_accents.lower()).split()
+    return " ".join(words)
+
+
+def normalize_document(text: str) -> str:
+    """'12.345.678-z' -> '12345678Z'."""
+    return re.sub(r"[\s.\-/]", "", text).upper()
+
+
+def validate_document(document: str) -> None:
+    """Check a normalised document: DNI and NIE by their control letter; other documents
+    (passports, foreign IDs) only by shape, since their formats vary by country."""
+    if not document:
+        return
+    if re.fullmatch(r"\d{8}[A-Z]", document):
+        if _DNI_LETTERS[int(document[:8]) % 23] != document[8]:
+            raise ValidationError(_("La letra del DNI no es correcta."), code="dni_letter")
+        return
+    if re.fullmatch(r"[XYZ]\d{7}[A-Z]", document):
+        number = int(_NIE_PREFIX[document[0]] + document[1:8])
+        if _DNI_LETTERS[number % 23] != document[8]:
+            raise ValidationError(_("La letra del NIE no es correcta."), code="nie_letter")
+        return
+    if not re.fullmatch(r"[A-Z0-9]{5,20}", document):
+        raise ValidationError(
+            _("El documento debe tener entre 5 y 20 letras o cifras."), code="document_format"
+        )
+
+
+def identity_key(*, document: str, first_name: str, last_name: str) -> str:
+    if document:
+        return f"doc:{document}"
+    return f"name:{normalize_name(f'{first_name} {last_name}')}"

@@ -1,0 +1,326 @@
+"""Tournaments, their sessions (jornadas), roles, players and pairs (with their registration state).
+
+Business rules live in the services (torneo/services/); models hold data, constraints that the
+database can enforce, and small derived properties.
+"""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from torneo.rulesets import RULE_SET_CHOICES, DEFAULT_RULE_SET
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Borrador")
+        REGISTRATION_OPEN = "open", _("Inscripción abierta")
+        REGISTRATION_CLOSED = "closed", _("Inscripción cerrada")
+        RUNNING = "running", _("En juego")
+        FINISHED = "finished", _("Terminado")
+
+    name = models.CharField(_("nombre"), max_length=200)
+    slug = models.SlugField(_("identificador en la dirección"), max_length=80, unique=True)
+    venue = models.CharField(_("lugar"), max_length=200, blank=True)
+    description = models.TextField(_("descripción"), blank=True)
+    start_date = models.DateField(_("fecha de inicio"))
+    end_date = models.DateField(_("fecha de fin"))
+    rule_set = models.CharField(
+        _("reglamento"), max_length=30, choices=RULE_SET_CHOICES, default=DEFAULT_RULE_SET
+    )
+    # AMM 1.7.a: juegos per partida as each tournament says (3 or 4 usual), juegos to 40 tantos.
+    games_to_win = models.PositiveSmallIntegerField(
+        _("juegos para ganar la partida"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(7)],
+    )
+    points_per_game = models.PositiveSmallIntegerField(
+        _("tantos por juego"),
+        default=40,
+        choices=[(40, "40"), (30, "30"), (25, "25")],
+    )
+    max_pairs = models.PositiveIntegerField(
+        _("máximo de parejas"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(2)],
+        help_text=_("Vacío: sin límite. Las inscripciones por encima del límite pasan a lista de espera."),
+    )
+    # AMM 5.8.e: when tríos are admitted, all three players count as titulares.
+    allow_trios = models.BooleanField(_("se admiten tríos"), default=False)
+    entry_fee = models.DecimalField(
+        _("cuota de inscripción (€)"),
+        max_digits=8,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0"))],
+    )
+    status = models.CharField(_("estado"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    listed = models.BooleanField(
+        _("público en la lista de torneos"),
+        default=True,
+        help_text=_("Si no, el torneo solo es accesible con su dirección (no listado)."),
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("creado por"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("creado"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("modificado"), auto_now=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("torneo")
+        verbose_name_plural = _("torneos")
+        ordering = ["-start_date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end_date__gte=models.F("start_date")),
+                name="tournament_dates_in_order",
+                violation_error_message=_("La fecha de fin no puede ser anterior a la de inicio."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament_detail", kwargs={"slug": self.slug})
+
+    @property
+    def is_visible_to_public(self) -> bool:
+        return self.status != self.Status.DRAFT
+
+    @property
+    def accepts_public_registrations(self) -> bool:
+        return self.status == self.Status.REGISTRATION_OPEN
+
+    @property
+    def max_players_per_pair(self) -> int:
+        return 3 if self.allow_trios else 2
+
+
+class Session(models.Model):
+    """A jornada (or tanda): a block of rounds with its start time (AMM 6.1, 6.1.c)."""
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("torneo"), on_delete=models.CASCADE, related_name="sessions"
+    )
+    name = models.CharField(_("nombre"), max_length=100)
+    starts_at = models.DateTimeField(_("hora de comienzo"))
+    # AMM 6.1.c: optional grace time before the clock of the session's first match starts.
+    courtesy_minutes = models.PositiveSmallIntegerField(
+        _("tiempo de cortesía (minutos)"), default=0, validators=[MaxValueValidator(60)]
+    )
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("jornada")
+        verbose_name_plural = _("jornadas")
+        ordering = ["tournament", "starts_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.tournament})"
+
+
+class TournamentRole(models.Model):
+    """A user's role in one tournament. Player and public roles are implicit (see permissions)."""
+
+    class Role(models.TextChoices):
+        ORGANIZER = "organizer", _("Organización")
+        CONTROL = "control", _("Mesa de control")
+        JUEZ = "juez", _("Juez")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("torneo"), on_delete=models.CASCADE, related_name="roles"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("usuario"),
+        on_delete=models.CASCADE,
+        related_name="tournament_roles",
+    )
+    role = models.CharField(_("función"), max_length=10, choices=Role.choices)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("función en un torneo")
+        verbose_name_plural = _("funciones en torneos")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user", "role"], name="unique_tournament_role"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} — {self.tournament}"
+
+
+class Player(models.Model):
+    """A person who plays. Linked to a user account when the player has one (the player role)."""
+
+    first_name = models.CharField(_("nombre"), max_length=100)
+    last_name = models.CharField(_("apellidos"), max_length=150)
+    # Normalised (upper case, no spaces or dashes); empty when not given.
+    id_document = models.CharField(_("documento de identidad"), max_length=20, blank=True, db_index=True)
+    phone = models.CharField(_("teléfono"), max_length=20, blank=True)
+    email = models.EmailField(_("correo electrónico"), blank=True)
+    club = models.CharField(_("club / peña"), max_length=120, blank=True)
+    # Accents and case removed: used for searching and for the same-person check without document.
+    normalized_name = models.CharField(max_length=260, db_index=True, editable=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("usuario"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("jugador")
+        verbose_name_plural = _("jugadores")
+        ordering = ["last_name", "first_name"]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        from torneo.identity import normalize_name
+
+        self.normalized_name = normalize_name(self.full_name)
+        super().save(*args, **kwargs)
+
+
+class Pair(models.Model):
+    """A pareja (or trío, AMM 5.8.e) entered in a tournament, with its registration state."""
+
+    class Status(models.TextChoices):
+        CONFIRMED = "confirmed", _("Inscrita")
+        WAITLISTED = "waitlisted", _("Lista de espera")
+        WITHDRAWN = "withdrawn", _("Retirada")
+        EXPELLED = "expelled", _("Expulsada")
+
+    class Source(models.TextChoices):
+        PUBLIC_FORM = "public", _("Formulario público")
+        CONTROL = "control", _("Mesa de control")
+        CSV = "csv", _("Importación CSV")
+        API = "api", _("API")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("torneo"), on_delete=models.CASCADE, related_name="pairs"
+    )
+    # The pair's number in this tournament (1, 2, ...), in order of registration: what the mesa
+    # de control and the wall sheets call it.
+    number = models.PositiveIntegerField(_("número"), editable=False)
+    name = models.CharField(_("nombre de la pareja"), max_length=120, blank=True)
+    status = models.CharField(_("estado"), max_length=10, choices=Status.choices, default=Status.CONFIRMED)
+    source = models.CharField(_("origen"), max_length=10, choices=Source.choices, default=Source.CONTROL)
+    registered_at = models.DateTimeField(_("inscrita el"), auto_now_add=True, db_index=True)
+    # Position in the waiting list is by registered_at; kept explicit for clarity in exports.
+    checked_in_at = models.DateTimeField(_("presente desde"), null=True, blank=True)
+    withdrawn_at = models.DateTimeField(_("retirada el"), null=True, blank=True)
+    notes = models.TextField(_("notas de la organización"), blank=True)
+    players = models.ManyToManyField(Player, through="PairMember", related_name="pairs")
+    # Bumped on every change: lets forms and the API refuse a stale edit (optimistic locking).
+    version = models.PositiveIntegerField(default=1)
+
+    history = HistoricalRecords(excluded_fields=["version"])
+
+    class Meta:
+        verbose_name = _("pareja")
+        verbose_name_plural = _("parejas")
+        ordering = ["tournament", "number"]
+        indexes = [models.Index(fields=["tournament", "status"])]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_pair_number"),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        """The pair as players read it on the wall: its name, else the members' surnames."""
+        if self.name:
+            return self.name
+        members = self.ordered_members()
+        return " / ".join(m.player.last_name or m.player.first_name for m in members) or f"#{self.number}"
+
+    @property
+    def members_label(self) -> str:
+        return " · ".join(m.player.full_name for m in self.ordered_members())
+
+    def ordered_members(self) -> list["PairMember"]:
+        # Uses the prefetch cache when present (selectors prefetch members__player).
+        return sorted(self.members.all(), key=lambda m: m.position)
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (self.Status.CONFIRMED, self.Status.WAITLISTED)
+
+
+class PairMember(models.Model):
+    """A player in a pair. `identity_key` makes 'one person, one pair per tournament' a DB rule."""
+
+    pair = models.ForeignKey(Pair, verbose_name=_("pareja"), on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey(
+        Player, verbose_name=_("jugador"), on_delete=models.PROTECT, related_name="memberships"
+    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+", editable=False)
+    position = models.PositiveSmallIntegerField(_("orden"), validators=[MinValueValidator(1)])
+    # "doc:<DOCUMENT>" when the document is known, else "name:<normalised name>". Released (set to
+    # NULL) when the pair withdraws, so that its players may enter again with another partner.
+    identity_key = models.CharField(max_length=300, null=True, editable=False)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("integrante")
+        verbose_name_plural = _("integrantes")
+        ordering = ["pair", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["pair", "position"], name="unique_member_position"),
+            models.UniqueConstraint(
+                fields=["tournament", "identity_key"],
+                condition=Q(identity_key__isnull=False),
+                name="one_pair_per_person_per_tournament",
+                violation_error_message=_("Este jugador ya está inscrito en otra pareja del torneo."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.pair})"
+
+
+class WorkerHeartbeat(models.Model):
+    """The last time Celery beat and a worker ran the periodic task: time-driven rules (the match
+    clocks of chapter VI) depend on them, so the organizer's dashboard shows whether they run."""
+
+    name = models.CharField(max_length=50, unique=True)
+    beat_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("latido de tareas programadas")
+        verbose_name_plural = _("latidos de tareas programadas")
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.beat_at:%H:%M:%S}"

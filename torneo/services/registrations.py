@@ -1,0 +1,476 @@
+"""Registrations: entering pairs (and tríos), editing them, check-in, withdrawal, the waiting list.
+
+Every write takes the tournament row lock first (select_for_update), so that capacity, the
+waiting list and 'one person, one pair' are decided one registration at a time even when the
+public form, the mesa de control and an import run together. Errors are ValidationErrors keyed by
+field ('players.<i>.<field>' for a player's field, 'name', 'players' or '__all__'), with Spanish
+messages that also name the player, so forms, the API and the CSV report can all show them.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from torneo.errors import Conflict, TournamentError
+from torneo.identity import identity_key, normalize_document, normalize_name, validate_document
+from torneo.models import Pair, PairMember, Player, Tournament
+
+PLAYER_FIELDS = ("first_name", "last_name", "id_document", "phone", "email", "club")
+_MAX_LENGTHS = {f.name: f.max_length for f in Player._meta.get_fields() if f.name in PLAYER_FIELDS}
+
+
+@dataclass(frozen=True)
+class PlayerData:
+    """One player's details as typed in a form, an API call or a CSV row."""
+
+    first_name: str
+    last_name: str
+    id_document: str = ""
+    phone: str = ""
+    email: str = ""
+    club: str = ""
+
+    def cleaned(self) -> "PlayerData":
+        return PlayerData(
+            first_name=" ".join(self.first_name.split()),
+            last_name=" ".join(self.last_name.split()),
+            id_document=normalize_document(self.id_document),
+            phone=" ".join(self.phone.split()),
+            email=self.email.strip().lower(),
+            club=" ".join(self.club.split()),
+        )
+
+    @property
+    def identity(self) -> str:
+        return identity_key(document=self.id_document, first_name=self.first_name, last_name=self.last_name)
+
+    @property
+    def normalized_name(self) -> str:
+        return normalize_name(f"{self.first_name} {self.last_name}")
+
+
+@dataclass
+class _Errors:
+    """Collects errors under their keys, so every mistake is reported at once."""
+
+    by_key: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, key: str, message: str) -> None:
+        self.by_key.setdefault(key, []).append(message)
+
+    def raise_if_any(self) -> None:
+        if self.by_key:
+            raise ValidationError({k: [ValidationError(m) for m in v] for k, v in self.by_key.items()})
+
+
+def _player_label(index: int) -> str:
+    return _("Jugador %(n)d") % {"n": index + 1}
+
+
+def _clean_players(players: Sequence[PlayerData], tournament: Tournament, errors: _Errors) -> list[PlayerData]:
+    cleaned = [p.cleaned() for p in players]
+    needed_max = tournament.max_players_per_pair
+    if len(cleaned) < 2:
+        errors.add("players", _("Una pareja necesita dos jugadores."))
+    elif len(cleaned) > needed_max:
+        if tournament.allow_trios:
+            errors.add("players", _("Un trío tiene como máximo tres jugadores (AMM 5.8.e)."))
+        else:
+            errors.add("players", _("Este torneo no admite tríos: la pareja debe tener dos jugadores."))
+    for i, p in enumerate(cleaned):
+        label = _player_label(i)
+        if not p.first_name:
+            errors.add(f"players.{i}.first_name", _("%(who)s: falta el nombre.") % {"who": label})
+        if not p.last_name:
+            errors.add(f"players.{i}.last_name", _("%(who)s: faltan los apellidos.") % {"who": label})
+        for name, value in (("first_name", p.first_name), ("last_name", p.last_name), ("club", p.club),
+                            ("phone", p.phone), ("id_document", p.id_document), ("email", p.email)):
+            limit = _MAX_LENGTHS[name]
+            if limit and len(value) > limit:
+                errors.add(
+                    f"players.{i}.{name}",
+                    _("%(who)s: el campo tiene más de %(n)d caracteres.") % {"who": label, "n": limit},
+                )
+        try:
+            validate_document(p.id_document)
+        except ValidationError as exc:
+            errors.add(f"players.{i}.id_document", f"{label}: {exc.messages[0]}")
+        if p.email:
+            try:
+                validate_email(p.email)
+            except ValidationError:
+                errors.add(f"players.{i}.email", _("%(who)s: el correo electrónico no es válido.") % {"who": label})
+        if p.phone and not _looks_like_phone(p.phone):
+            errors.add(
+                f"players.{i}.phone",
+                _("%(who)s: el teléfono solo puede tener cifras, espacios y un «+» inicial (9 a 15 cifras).")
+                % {"who": label},
+            )
+    for i in range(len(cleaned)):
+        for j in range(i):
+            if _same_person(cleaned[i], cleaned[j]):
+                errors.add(
+                    f"players.{i}.first_name",
+                    _("%(a)s y %(b)s son la misma persona.") % {"a": _player_label(j), "b": _player_label(i)},
+                )
+    return cleaned
+
+
+def _looks_like_phone(phone: str) -> bool:
+    digits = phone.replace(" ", "")
+    if digits.startswith("+"):
+        digits = digits[1:]
+    return digits.isdigit() and 9 <= len(digits) <= 15
+
+
+def _same_person(a: PlayerData, b: PlayerData) -> bool:
+    """Same document, or (when either has none) the same normalised name."""
+    if a.id_document and b.id_document:
+        return a.id_document == b.id_document
+    return a.normalized_name == b.normalized_name
+
+
+@dataclass(frozen=True)
+class _Registered:
+    """A player already holding a place in the tournament (for the one-pair check)."""
+
+    pair_id: int
+    pair_label: str
+    document: str
+    normalized_name: str
+
+
+class RegistrationBook:
+    """The tournament's current registrations, loaded once, to check many new pairs quickly
+    (a CSV import of a thousand pairs must not run a thousand queries)."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+        members = (
+            PairMember.objects.filter(tournament=tournament, identity_key__isnull=False)
+            .select_related("player", "pair")
+            .only("pair_id", "pair__name", "player__id_document", "player__normalized_name",
+                  "player__first_name", "player__last_name")
+        )
+        self._registered = [
+            _Registered(m.pair_id, m.pair.name or m.player.full_name, m.player.id_document, m.player.normalized_name)
+            for m in members
+        ]
+        self.confirmed = Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).count()
+
+    def conflicts(self, player: PlayerData, *, ignore_pair_id: int | None = None) -> _Registered | None:
+        for reg in self._registered:
+            if reg.pair_id == ignore_pair_id:
+                continue
+            if player.id_document and reg.document:
+                if player.id_document == reg.document:
+                    return reg
+            elif player.normalized_name == reg.normalized_name:
+                return reg
+        return None
+
+    def add(self, pair_id: int, label: str, players: Iterable[PlayerData]) -> None:
+        for p in players:
+            self._registered.append(_Registered(pair_id, label, p.id_document, p.normalized_name))
+
+    def remove_pair(self, pair_id: int) -> None:
+        self._registered = [r for r in self._registered if r.pair_id != pair_id]
+
+
+def validate_pair(
+    *,
+    tournament: Tournament,
+    players: Sequence[PlayerData],
+    name: str,
+    book: RegistrationBook,
+    ignore_pair_id: int | None = None,
+) -> list[PlayerData]:
+    """All the checks for one pair, against the book; returns the cleaned players or raises."""
+    errors = _Errors()
+    name = " ".join(name.split())
+    if len(name) > Pair._meta.get_field("name").max_length:
+        errors.add("name", _("El nombre de la pareja es demasiado largo."))
+    cleaned = _clean_players(players, tournament, errors)
+    for i, p in enumerate(cleaned):
+        if not (p.first_name and p.last_name):
+            continue
+        clash = book.conflicts(p, ignore_pair_id=ignore_pair_id)
+        if clash:
+            how = _("mismo documento") if (p.id_document and clash.document) else _("mismo nombre")
+            hint = "" if p.id_document else _(" Si es otra persona con el mismo nombre, indica su documento.")
+            errors.add(
+                f"players.{i}.first_name",
+                _("%(who)s: %(player)s ya está inscrito en la pareja «%(pair)s» (%(how)s).%(hint)s")
+                % {"who": _player_label(i), "player": f"{p.first_name} {p.last_name}",
+                   "pair": clash.pair_label, "how": how, "hint": hint},
+            )
+    errors.raise_if_any()
+    return cleaned
+
+
+def _check_open_for(tournament: Tournament, source: str) -> None:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(_("El torneo ha terminado: ya no admite inscripciones."), code="finished")
+    if source == Pair.Source.PUBLIC_FORM and not tournament.accepts_public_registrations:
+        raise TournamentError(_("La inscripción de este torneo no está abierta."), code="registration_closed")
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _player_for(data: PlayerData, *, update_contact: bool) -> Player:
+    """Reuse the person's record when the document is known, else a new record. Contact data of an
+    existing record is only filled in, never overwritten from a public form."""
+    if data.id_document:
+        existing = Player.objects.filter(id_document=data.id_document).order_by("id").first()
+        if existing:
+            changed = False
+            for attr in ("phone", "email", "club"):
+                new = getattr(data, attr)
+                if new and (update_contact or not getattr(existing, attr)) and getattr(existing, attr) != new:
+                    setattr(existing, attr, new)
+                    changed = True
+            if changed:
+                existing.save()
+            return existing
+    return Player.objects.create(
+        first_name=data.first_name,
+        last_name=data.last_name,
+        id_document=data.id_document,
+        phone=data.phone,
+        email=data.email,
+        club=data.club,
+    )
+
+
+def _create_pair(
+    *, tournament: Tournament, players: Sequence[PlayerData], name: str, source: str, status: str
+) -> Pair:
+    last = Pair.objects.filter(tournament=tournament).order_by("-number").values_list("number", flat=True).first()
+    pair = Pair.objects.create(
+        tournament=tournament,
+        number=(last or 0) + 1,
+        name=" ".join(name.split()),
+        source=source,
+        status=status,
+    )
+    update_contact = source != Pair.Source.PUBLIC_FORM
+    PairMember.objects.bulk_create(
+        [
+            PairMember(
+                pair=pair,
+                player=_player_for(p, update_contact=update_contact),
+                tournament=tournament,
+                position=i + 1,
+                identity_key=p.identity,
+            )
+            for i, p in enumerate(players)
+        ]
+    )
+    return pair
+
+
+def _has_room(tournament: Tournament, confirmed: int) -> bool:
+    return tournament.max_pairs is None or confirmed < tournament.max_pairs
+
+
+def pair_register(
+    *,
+    tournament: Tournament,
+    players: Sequence[PlayerData],
+    name: str = "",
+    source: str = Pair.Source.CONTROL,
+) -> Pair:
+    """Enter a pair. Over capacity it goes to the waiting list (the returned pair's status says)."""
+    try:
+        with transaction.atomic():
+            locked = _lock(tournament)
+            _check_open_for(locked, source)
+            book = RegistrationBook(locked)
+            cleaned = validate_pair(tournament=locked, players=players, name=name, book=book)
+            status = Pair.Status.CONFIRMED if _has_room(locked, book.confirmed) else Pair.Status.WAITLISTED
+            return _create_pair(tournament=locked, players=cleaned, name=name, source=source, status=status)
+    except IntegrityError as exc:  # the DB constraint caught a race the lock could not (SQLite)
+        raise ValidationError(_("Uno de los jugadores ya está inscrito en otra pareja del torneo.")) from exc
+
+
+def pairs_register_many(
+    *, tournament: Tournament, entries: Sequence[tuple[str, Sequence[PlayerData]]], source: str
+) -> list[Pair]:
+    """Enter many pairs at once, all or nothing. Raises RowErrors naming every bad entry."""
+    with transaction.atomic():
+        locked = _lock(tournament)
+        _check_open_for(locked, source)
+        book = RegistrationBook(locked)
+        checked: list[tuple[str, list[PlayerData]]] = []
+        row_errors: dict[int, dict[str, list[str]]] = {}
+        for index, (name, players) in enumerate(entries):
+            try:
+                cleaned = validate_pair(tournament=locked, players=players, name=name, book=book)
+            except ValidationError as exc:
+                row_errors[index] = exc.message_dict
+                continue
+            book.add(-(index + 1), name or " / ".join(p.last_name for p in cleaned), cleaned)
+            checked.append((name, cleaned))
+        if row_errors:
+            raise RowErrors(row_errors)
+        created = []
+        confirmed = book.confirmed
+        for name, cleaned in checked:
+            status = Pair.Status.CONFIRMED if _has_room(locked, confirmed) else Pair.Status.WAITLISTED
+            confirmed += status == Pair.Status.CONFIRMED
+            created.append(_create_pair(tournament=locked, players=cleaned, name=name, source=source, status=status))
+        return created
+
+
+class RowErrors(Exception):
+    """Errors of a batch, by entry index (0-based) and field key."""
+
+    def __init__(self, errors: dict[int, dict[str, list[str]]]) -> None:
+        super().__init__(f"{len(errors)} entradas con errores")
+        self.errors = errors
+
+
+def pair_update(
+    *,
+    pair: Pair,
+    players: Sequence[PlayerData],
+    name: str,
+    expected_version: int | None = None,
+) -> Pair:
+    """Correct a pair's details (typos, a changed partner before play). Refuses stale edits."""
+    with transaction.atomic():
+        tournament = _lock(pair.tournament)
+        current = Pair.objects.select_for_update().get(pk=pair.pk)
+        if expected_version is not None and current.version != expected_version:
+            raise Conflict()
+        if not current.is_active:
+            raise TournamentError(_("La pareja está retirada: no se puede modificar."), code="inactive")
+        if tournament.status == Tournament.Status.FINISHED:
+            raise TournamentError(_("El torneo ha terminado: ya no se pueden cambiar las parejas."))
+        book = RegistrationBook(tournament)
+        cleaned = validate_pair(tournament=tournament, players=players, name=name, book=book, ignore_pair_id=current.pk)
+        old_members = list(current.members.select_related("player"))
+        current.members.all().delete()
+        for i, data in enumerate(cleaned):
+            reused = next((m.player for m in old_members if _same_person(_as_data(m.player), data)), None)
+            if reused is not None:
+                for attr in PLAYER_FIELDS:
+                    setattr(reused, attr, getattr(data, attr))
+                reused.save()
+                player = reused
+            else:
+                player = _player_for(data, update_contact=True)
+            PairMember.objects.create(
+                pair=current, player=player, tournament=tournament, position=i + 1, identity_key=data.identity
+            )
+        current.name = " ".join(name.split())
+        current.version = F("version") + 1
+        current.save(update_fields=["name", "version"])
+        current.refresh_from_db()
+        return current
+
+
+def _as_data(player: Player) -> PlayerData:
+    return PlayerData(**{attr: getattr(player, attr) for attr in PLAYER_FIELDS})
+
+
+def pair_withdraw(*, pair: Pair, reason: str = "") -> Pair | None:
+    """Withdraw a pair: it will not be drawn again, its players are free to enter another pair,
+    and, before play starts, the first pair on the waiting list moves up (returned)."""
+    with transaction.atomic():
+        tournament = _lock(pair.tournament)
+        current = Pair.objects.select_for_update().get(pk=pair.pk)
+        if not current.is_active:
+            raise TournamentError(_("La pareja ya estaba retirada."), code="already_withdrawn")
+        was_confirmed = current.status == Pair.Status.CONFIRMED
+        current.status = Pair.Status.WITHDRAWN
+        current.withdrawn_at = timezone.now()
+        current.checked_in_at = None
+        if reason:
+            current.notes = (current.notes + "\n" if current.notes else "") + _("Retirada: %(r)s") % {"r": reason}
+        current.version = F("version") + 1
+        current.save(update_fields=["status", "withdrawn_at", "checked_in_at", "notes", "version"])
+        current.members.update(identity_key=None)
+        pair.refresh_from_db()
+        if was_confirmed and tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+            promoted = promote_waitlisted(tournament=tournament, places=1)
+            return promoted[0] if promoted else None
+        return None
+
+
+def promote_waitlisted(*, tournament: Tournament, places: int | None = None) -> list[Pair]:
+    """Move pairs up from the waiting list, oldest first, while there is room. Caller holds the lock."""
+    confirmed = Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).count()
+    room = (10**9 if tournament.max_pairs is None else tournament.max_pairs - confirmed)
+    if places is not None:
+        room = min(room, places)
+    if room <= 0:
+        return []
+    waiting = list(
+        Pair.objects.select_for_update()
+        .filter(tournament=tournament, status=Pair.Status.WAITLISTED)
+        .order_by("registered_at", "id")[:room]
+    )
+    for p in waiting:
+        p.status = Pair.Status.CONFIRMED
+        p.version = F("version") + 1
+        p.save(update_fields=["status", "version"])
+        p.refresh_from_db()
+    return waiting
+
+
+def pair_check_in(*, pair: Pair) -> Pair:
+    """Mark a pair present before round 1 (only pairs present are drawn in round 1). Idempotent."""
+    with transaction.atomic():
+        _lock(pair.tournament)
+        current = Pair.objects.select_for_update().get(pk=pair.pk)
+        if current.status == Pair.Status.WAITLISTED:
+            raise TournamentError(
+                _("La pareja está en lista de espera: solo las parejas inscritas pueden confirmar presencia."),
+                code="waitlisted",
+            )
+        if current.status != Pair.Status.CONFIRMED:
+            raise TournamentError(_("La pareja está retirada: no puede confirmar presencia."), code="inactive")
+        if current.tournament.status == Tournament.Status.FINISHED:
+            raise TournamentError(_("El torneo ha terminado."), code="finished")
+        if current.checked_in_at is None:
+            current.checked_in_at = timezone.now()
+            current.version = F("version") + 1
+            current.save(update_fields=["checked_in_at", "version"])
+            current.refresh_from_db()
+        return current
+
+
+def pair_check_in_undo(*, pair: Pair) -> Pair:
+    with transaction.atomic():
+        _lock(pair.tournament)
+        current = Pair.objects.select_for_update().get(pk=pair.pk)
+        if current.checked_in_at is not None:
+            current.checked_in_at = None
+            current.version = F("version") + 1
+            current.save(update_fields=["checked_in_at", "version"])
+            current.refresh_from_db()
+        return current
+
+
+__all__ = [
+    "PlayerData",
+    "RegistrationBook",
+    "RowErrors",
+    "pair_check_in",
+    "pair_check_in_undo",
+    "pair_register",
+    "pair_update",
+    "pair_withdraw",
+    "pairs_register_many",
+    "promote_waitlisted",
+    "validate_pair",
+]

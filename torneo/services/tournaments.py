@@ -1,0 +1,117 @@
+"""Creating and editing tournaments, their jornadas, and who holds which role in them."""
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from torneo.errors import TournamentError
+from torneo.models import Session, Tournament, TournamentRole
+from torneo.services.registrations import promote_waitlisted
+
+User = get_user_model()
+
+TOURNAMENT_FIELDS = (
+    "name", "slug", "venue", "description", "start_date", "end_date", "rule_set", "games_to_win",
+    "points_per_game", "max_pairs", "allow_trios", "entry_fee", "status", "listed",
+)
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:70] or "torneo"
+    slug, n = base, 2
+    while Tournament.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def _apply(tournament: Tournament, data: dict[str, Any]) -> None:
+    unknown = set(data) - set(TOURNAMENT_FIELDS)
+    if unknown:
+        raise ValidationError({k: _("Campo desconocido.") for k in sorted(unknown)})
+    for key, value in data.items():
+        setattr(tournament, key, value)
+    tournament.full_clean()
+
+
+def tournament_create(*, by: Any, data: dict[str, Any]) -> Tournament:
+    """Create a tournament; its creator becomes its organizer."""
+    with transaction.atomic():
+        tournament = Tournament(created_by=by)
+        data = dict(data)
+        if not data.get("slug"):
+            data["slug"] = _unique_slug(str(data.get("name", "")))
+        _apply(tournament, data)
+        tournament.save()
+        TournamentRole.objects.create(tournament=tournament, user=by, role=TournamentRole.Role.ORGANIZER)
+        return tournament
+
+
+def tournament_update(*, tournament: Tournament, data: dict[str, Any]) -> Tournament:
+    """Edit a tournament. Raising the capacity moves pairs up from the waiting list."""
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        _apply(locked, data)
+        locked.save()
+        if locked.status not in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+            promote_waitlisted(tournament=locked)
+        return locked
+
+
+def session_save(
+    *,
+    tournament: Tournament,
+    name: str,
+    starts_at: datetime,
+    courtesy_minutes: int = 0,
+    session: Session | None = None,
+) -> Session:
+    """Add or change a jornada. Its start must fall within the tournament's dates (Madrid time)."""
+    local_day = timezone.localtime(starts_at).date()
+    if not (tournament.start_date <= local_day <= tournament.end_date):
+        raise ValidationError(
+            {"starts_at": _("La jornada debe empezar entre el %(a)s y el %(b)s, fechas del torneo.")
+             % {"a": tournament.start_date.strftime("%d/%m/%Y"), "b": tournament.end_date.strftime("%d/%m/%Y")}}
+        )
+    session = session or Session(tournament=tournament)
+    if session.tournament_id != tournament.pk:
+        raise TournamentError(_("La jornada no pertenece a este torneo."))
+    session.name, session.starts_at, session.courtesy_minutes = name.strip(), starts_at, courtesy_minutes
+    session.full_clean()
+    session.save()
+    return session
+
+
+def session_delete(*, session: Session) -> None:
+    session.delete()
+
+
+def role_grant(*, tournament: Tournament, username: str, role: str) -> TournamentRole:
+    """Give a user (by user name or e-mail) a role in the tournament."""
+    if role not in TournamentRole.Role.values:
+        raise ValidationError({"role": _("Función desconocida.")})
+    user = User.objects.filter(username=username).first() or (
+        User.objects.filter(email__iexact=username).first() if "@" in username else None
+    )
+    if user is None:
+        raise ValidationError({"username": _("No hay ningún usuario «%(u)s».") % {"u": username}})
+    obj, _created = TournamentRole.objects.get_or_create(tournament=tournament, user=user, role=role)
+    return obj
+
+
+def role_revoke(*, tournament_role: TournamentRole) -> None:
+    """Remove a role; a tournament always keeps at least one organizer."""
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament_role.tournament_id)
+        if tournament_role.role == TournamentRole.Role.ORGANIZER:
+            organizers = TournamentRole.objects.filter(
+                tournament_id=tournament_role.tournament_id, role=TournamentRole.Role.ORGANIZER
+            ).count()
+            if organizers <= 1:
+                raise TournamentError(_("El torneo debe conservar al menos una persona de la organización."))
+        tournament_role.delete()
