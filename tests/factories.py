@@ -10,10 +10,50 @@ from django.contrib.auth.models import Permission, User
 from torneo.models import Pair, Tournament, TournamentRole
 from torneo.services.registrations import PlayerData, pair_register
 
-_FIRST = ["Antonio", "Begoña", "Carmen", "Daniel", "Elena", "Fermín", "Gloria", "Hugo", "Inés", "Jaime",
-          "Koldo", "Lucía", "Mikel", "Nuria", "Óscar", "Paula", "Quique", "Rosa", "Santiago", "Teresa"]
-_LAST = ["Abad", "Barrios", "Cano", "Díaz", "Esteban", "Font", "Garrido", "Herrero", "Ibarra", "Juárez",
-         "Lara", "Maestre", "Núñez", "Olmedo", "Prieto", "Quintana", "Robles", "Soto", "Toledo", "Urquijo"]
+_FIRST = [
+    "Antonio",
+    "Begoña",
+    "Carmen",
+    "Daniel",
+    "Elena",
+    "Fermín",
+    "Gloria",
+    "Hugo",
+    "Inés",
+    "Jaime",
+    "Koldo",
+    "Lucía",
+    "Mikel",
+    "Nuria",
+    "Óscar",
+    "Paula",
+    "Quique",
+    "Rosa",
+    "Santiago",
+    "Teresa",
+]
+_LAST = [
+    "Abad",
+    "Barrios",
+    "Cano",
+    "Díaz",
+    "Esteban",
+    "Font",
+    "Garrido",
+    "Herrero",
+    "Ibarra",
+    "Juárez",
+    "Lara",
+    "Maestre",
+    "Núñez",
+    "Olmedo",
+    "Prieto",
+    "Quintana",
+    "Robles",
+    "Soto",
+    "Toledo",
+    "Urquijo",
+]
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -56,11 +96,16 @@ def player_data(n: int, **overrides: str) -> PlayerData:
     return PlayerData(**values)
 
 
-_counter = iter(range(10**9))
+_counter = iter(range(10_000, 10**9))  # far from the small numbers tests pick explicitly
 
 
-def make_pair(tournament: Tournament, *, players: list[PlayerData] | None = None, name: str = "",
-              source: str = Pair.Source.CONTROL) -> Pair:
+def make_pair(
+    tournament: Tournament,
+    *,
+    players: list[PlayerData] | None = None,
+    name: str = "",
+    source: str = Pair.Source.CONTROL,
+) -> Pair:
     if players is None:
         players = [player_data(next(_counter)), player_data(next(_counter))]
     return pair_register(tournament=tournament, players=players, name=name, source=source)

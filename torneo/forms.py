@@ -107,17 +107,34 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Tournament
         fields = [
-            "name", "venue", "description", "start_date", "end_date", "rule_set", "games_to_win",
-            "points_per_game", "max_pairs", "allow_trios", "entry_fee", "status", "listed",
+            "name",
+            "venue",
+            "description",
+            "start_date",
+            "end_date",
+            "rule_set",
+            "games_to_win",
+            "points_per_game",
+            "max_pairs",
+            "allow_trios",
+            "entry_fee",
+            "status",
+            "listed",
         ]
-        widgets = {"start_date": DateInput(), "end_date": DateInput(), "description": forms.Textarea(attrs={"rows": 3})}
+        widgets = {
+            "start_date": DateInput(),
+            "end_date": DateInput(),
+            "description": forms.Textarea(attrs={"rows": 3}),
+        }
 
 
 class SessionForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Session
         fields = ["name", "starts_at", "courtesy_minutes"]
-        widgets = {"starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")}
+        widgets = {
+            "starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+        }
 
 
 class RoleForm(forms.Form):
@@ -126,7 +143,10 @@ class RoleForm(forms.Form):
 
 
 class CsvImportForm(forms.Form):
-    file = forms.FileField(label=_("Archivo CSV"), help_text=_("Exportado de una hoja de cálculo (separado por comas o por punto y coma)."))
+    file = forms.FileField(
+        label=_("Archivo CSV"),
+        help_text=_("Exportado de una hoja de cálculo (separado por comas o por punto y coma)."),
+    )
 
     def clean_file(self) -> Any:
         f = self.cleaned_data["file"]

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from torneo.rulesets import RULE_SET_CHOICES, DEFAULT_RULE_SET
+from torneo.rulesets import DEFAULT_RULE_SET, RULE_SET_CHOICES
 
 
 class Tournament(models.Model):
@@ -199,15 +199,15 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.full_name
 
-    @property
-    def full_name(self) -> str:
-        return f"{self.first_name} {self.last_name}".strip()
-
     def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         from torneo.identity import normalize_name
 
         self.normalized_name = normalize_name(self.full_name)
         super().save(*args, **kwargs)
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
 
 
 class Pair(models.Model):

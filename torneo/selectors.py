@@ -28,7 +28,11 @@ def tournaments_visible_to(user) -> QuerySet[Tournament]:  # type: ignore[no-unt
 
 
 def tournaments_managed_by(user) -> QuerySet[Tournament]:  # type: ignore[no-untyped-def]
-    qs = Tournament.objects.all() if user.is_superuser else Tournament.objects.filter(roles__user=user).distinct()
+    qs = (
+        Tournament.objects.all()
+        if user.is_superuser
+        else Tournament.objects.filter(roles__user=user).distinct()
+    )
     return qs.annotate(
         pair_count=Count("pairs", filter=Q(pairs__status=Pair.Status.CONFIRMED), distinct=True)
     ).order_by("-start_date", "name")
@@ -64,7 +68,7 @@ def _players_matching(condition: Q):  # type: ignore[no-untyped-def]
 
 def registration_counts(tournament: Tournament) -> dict[str, int]:
     rows = Pair.objects.filter(tournament=tournament).values("status").annotate(n=Count("id"))
-    counts = {status: 0 for status in Pair.Status.values}
+    counts = dict.fromkeys(Pair.Status.values, 0)
     counts.update({row["status"]: row["n"] for row in rows})
     counts["checked_in"] = Pair.objects.filter(
         tournament=tournament, status=Pair.Status.CONFIRMED, checked_in_at__isnull=False
@@ -73,4 +77,8 @@ def registration_counts(tournament: Tournament) -> dict[str, int]:
 
 
 def staff_of(tournament: Tournament) -> QuerySet[TournamentRole]:
-    return TournamentRole.objects.filter(tournament=tournament).select_related("user").order_by("role", "user__username")
+    return (
+        TournamentRole.objects.filter(tournament=tournament)
+        .select_related("user")
+        .order_by("role", "user__username")
+    )

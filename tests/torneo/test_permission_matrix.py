@@ -64,14 +64,22 @@ def world() -> World:
 
 def pair_post(n: int) -> dict[str, str]:
     a, b = player_data(100 + n), player_data(200 + n)
-    return {"p1_first_name": a.first_name, "p1_last_name": a.last_name,
-            "p2_first_name": b.first_name, "p2_last_name": b.last_name}
+    return {
+        "p1_first_name": a.first_name,
+        "p1_last_name": a.last_name,
+        "p2_first_name": b.first_name,
+        "p2_last_name": b.last_name,
+    }
 
 
 def pair_json(n: int) -> dict[str, Any]:
     a, b = player_data(300 + n), player_data(400 + n)
-    return {"players": [{"first_name": a.first_name, "last_name": a.last_name},
-                        {"first_name": b.first_name, "last_name": b.last_name}]}
+    return {
+        "players": [
+            {"first_name": a.first_name, "last_name": a.last_name},
+            {"first_name": b.first_name, "last_name": b.last_name},
+        ]
+    }
 
 
 def csv_upload() -> SimpleUploadedFile:
@@ -96,58 +104,200 @@ def slug(w: World) -> str:
 
 CASES = [
     # --- pages (forms) ---
-    Case("new tournament", "post", lambda w: "/gestion/nuevo/", CREATORS,
-         lambda w: {"name": "Nuevo", "start_date": "2027-01-09", "end_date": "2027-01-09", "rule_set": "amm",
-                    "games_to_win": 3, "points_per_game": 40, "entry_fee": "0", "status": "draft", "listed": "on"}),
+    Case(
+        "new tournament",
+        "post",
+        lambda w: "/gestion/nuevo/",
+        CREATORS,
+        lambda w: {
+            "name": "Nuevo",
+            "start_date": "2027-01-09",
+            "end_date": "2027-01-09",
+            "rule_set": "amm",
+            "games_to_win": 3,
+            "points_per_game": 40,
+            "entry_fee": "0",
+            "status": "draft",
+            "listed": "on",
+        },
+    ),
     Case("dashboard", "get", lambda w: f"/torneos/{slug(w)}/gestion/", VIEWERS_PRIVATE),
-    Case("edit tournament", "post", lambda w: f"/torneos/{slug(w)}/gestion/editar/", ORGANIZER,
-         lambda w: {"name": "Editado", "start_date": "2026-12-12", "end_date": "2026-12-13", "rule_set": "amm",
-                    "games_to_win": 4, "points_per_game": 40, "entry_fee": "10", "status": "open"}),
-    Case("add session", "post", lambda w: f"/torneos/{slug(w)}/gestion/jornadas/", ORGANIZER,
-         lambda w: {"name": "J2", "starts_at": "2026-12-13T10:00", "courtesy_minutes": 10}),
-    Case("delete session", "post", lambda w: f"/torneos/{slug(w)}/gestion/jornadas/{w.session.pk}/borrar/", ORGANIZER),
-    Case("grant role", "post", lambda w: f"/torneos/{slug(w)}/gestion/funciones/", ORGANIZER,
-         lambda w: {"username": "outsider", "role": "juez"}),
-    Case("revoke role", "post", lambda w: f"/torneos/{slug(w)}/gestion/funciones/{w.juez_role.pk}/quitar/", ORGANIZER),
+    Case(
+        "edit tournament",
+        "post",
+        lambda w: f"/torneos/{slug(w)}/gestion/editar/",
+        ORGANIZER,
+        lambda w: {
+            "name": "Editado",
+            "start_date": "2026-12-12",
+            "end_date": "2026-12-13",
+            "rule_set": "amm",
+            "games_to_win": 4,
+            "points_per_game": 40,
+            "entry_fee": "10",
+            "status": "open",
+        },
+    ),
+    Case(
+        "add session",
+        "post",
+        lambda w: f"/torneos/{slug(w)}/gestion/jornadas/",
+        ORGANIZER,
+        lambda w: {"name": "J2", "starts_at": "2026-12-13T10:00", "courtesy_minutes": 10},
+    ),
+    Case(
+        "delete session",
+        "post",
+        lambda w: f"/torneos/{slug(w)}/gestion/jornadas/{w.session.pk}/borrar/",
+        ORGANIZER,
+    ),
+    Case(
+        "grant role",
+        "post",
+        lambda w: f"/torneos/{slug(w)}/gestion/funciones/",
+        ORGANIZER,
+        lambda w: {"username": "outsider", "role": "juez"},
+    ),
+    Case(
+        "revoke role",
+        "post",
+        lambda w: f"/torneos/{slug(w)}/gestion/funciones/{w.juez_role.pk}/quitar/",
+        ORGANIZER,
+    ),
     Case("pairs list (private)", "get", lambda w: f"/torneos/{slug(w)}/gestion/parejas/", STAFF_PAIRS),
-    Case("register pair (mesa)", "post", lambda w: f"/torneos/{slug(w)}/gestion/parejas/nueva/", STAFF_PAIRS,
-         lambda w: pair_post(1)),
-    Case("edit pair", "post", lambda w: f"/torneos/{slug(w)}/gestion/parejas/{w.other_pair.number}/", STAFF_PAIRS,
-         lambda w: {**pair_post(2), "version": w.other_pair.version}),
-    Case("check in", "post", lambda w: f"/torneos/{slug(w)}/gestion/parejas/{w.other_pair.number}/presencia/",
-         STAFF_PAIRS, lambda w: {"present": "1"}),
-    Case("withdraw (mesa)", "post", lambda w: f"/torneos/{slug(w)}/gestion/parejas/{w.other_pair.number}/retirar/",
-         STAFF_PAIRS),
-    Case("import csv", "post", lambda w: f"/torneos/{slug(w)}/gestion/importar/", STAFF_PAIRS,
-         lambda w: {"file": csv_upload()}, fmt="multipart"),
+    Case(
+        "register pair (mesa)",
+        "post",
+        lambda w: f"/torneos/{slug(w)}/gestion/parejas/nueva/",
+        STAFF_PAIRS,
+        lambda w: pair_post(1),
+    ),
+    Case(
+        "edit pair",
+        "post",
+        lambda w: f"/torneos/{slug(w)}/gestion/parejas/{w.other_pair.number}/",
+        STAFF_PAIRS,
+        lambda w: {**pair_post(2), "version": w.other_pair.version},
+    ),
+    Case(
+        "check in",
+        "post",
+        lambda w: f"/torneos/{slug(w)}/gestion/parejas/{w.other_pair.number}/presencia/",
+        STAFF_PAIRS,
+        lambda w: {"present": "1"},
+    ),
+    Case(
+        "withdraw (mesa)",
+        "post",
+        lambda w: f"/torneos/{slug(w)}/gestion/parejas/{w.other_pair.number}/retirar/",
+        STAFF_PAIRS,
+    ),
+    Case(
+        "import csv",
+        "post",
+        lambda w: f"/torneos/{slug(w)}/gestion/importar/",
+        STAFF_PAIRS,
+        lambda w: {"file": csv_upload()},
+        fmt="multipart",
+    ),
     Case("export csv", "get", lambda w: f"/torneos/{slug(w)}/gestion/exportar.csv", STAFF_PAIRS),
-    Case("withdraw own pair", "post", lambda w: f"/torneos/{slug(w)}/parejas/{w.own_pair.number}/retirar/",
-         STAFF_PAIRS | {"player"}),
-    Case("withdraw someone else's pair", "post",
-         lambda w: f"/torneos/{slug(w)}/parejas/{w.other_pair.number}/retirar/", STAFF_PAIRS),
-    Case("public registration", "post", lambda w: f"/torneos/{slug(w)}/inscripcion/", EVERYONE, lambda w: pair_post(3)),
+    Case(
+        "withdraw own pair",
+        "post",
+        lambda w: f"/torneos/{slug(w)}/parejas/{w.own_pair.number}/retirar/",
+        STAFF_PAIRS | {"player"},
+    ),
+    Case(
+        "withdraw someone else's pair",
+        "post",
+        lambda w: f"/torneos/{slug(w)}/parejas/{w.other_pair.number}/retirar/",
+        STAFF_PAIRS,
+    ),
+    Case(
+        "public registration",
+        "post",
+        lambda w: f"/torneos/{slug(w)}/inscripcion/",
+        EVERYONE,
+        lambda w: pair_post(3),
+    ),
     # --- API ---
-    Case("api create tournament", "post", lambda w: "/api/v1/tournaments/", CREATORS,
-         lambda w: {"name": "API", "start_date": "2027-02-06", "end_date": "2027-02-06"}, api=True),
-    Case("api edit tournament", "patch", lambda w: f"/api/v1/tournaments/{slug(w)}/", ORGANIZER,
-         lambda w: {"venue": "Otro sitio"}, api=True),
-    Case("api register pair (mesa)", "post", lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/", STAFF_PAIRS,
-         lambda w: pair_json(1), api=True),
-    Case("api edit pair", "put", lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.other_pair.number}/",
-         STAFF_PAIRS, lambda w: pair_json(2), api=True),
-    Case("api check in", "post", lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.other_pair.number}/check-in/",
-         STAFF_PAIRS, api=True),
-    Case("api undo check in", "delete",
-         lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.other_pair.number}/check-in/", STAFF_PAIRS, api=True),
-    Case("api withdraw own pair", "post",
-         lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.own_pair.number}/withdraw/", STAFF_PAIRS | {"player"},
-         api=True),
-    Case("api withdraw other pair", "post",
-         lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.other_pair.number}/withdraw/", STAFF_PAIRS, api=True),
-    Case("api import csv", "post", lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/import/", STAFF_PAIRS,
-         lambda w: {"file": csv_upload()}, api=True, fmt="multipart"),
-    Case("api public registration", "post", lambda w: f"/api/v1/tournaments/{slug(w)}/registrations/", EVERYONE,
-         lambda w: pair_json(3), api=True),
+    Case(
+        "api create tournament",
+        "post",
+        lambda w: "/api/v1/tournaments/",
+        CREATORS,
+        lambda w: {"name": "API", "start_date": "2027-02-06", "end_date": "2027-02-06"},
+        api=True,
+    ),
+    Case(
+        "api edit tournament",
+        "patch",
+        lambda w: f"/api/v1/tournaments/{slug(w)}/",
+        ORGANIZER,
+        lambda w: {"venue": "Otro sitio"},
+        api=True,
+    ),
+    Case(
+        "api register pair (mesa)",
+        "post",
+        lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/",
+        STAFF_PAIRS,
+        lambda w: pair_json(1),
+        api=True,
+    ),
+    Case(
+        "api edit pair",
+        "put",
+        lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.other_pair.number}/",
+        STAFF_PAIRS,
+        lambda w: pair_json(2),
+        api=True,
+    ),
+    Case(
+        "api check in",
+        "post",
+        lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.other_pair.number}/check-in/",
+        STAFF_PAIRS,
+        api=True,
+    ),
+    Case(
+        "api undo check in",
+        "delete",
+        lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.other_pair.number}/check-in/",
+        STAFF_PAIRS,
+        api=True,
+    ),
+    Case(
+        "api withdraw own pair",
+        "post",
+        lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.own_pair.number}/withdraw/",
+        STAFF_PAIRS | {"player"},
+        api=True,
+    ),
+    Case(
+        "api withdraw other pair",
+        "post",
+        lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/{w.other_pair.number}/withdraw/",
+        STAFF_PAIRS,
+        api=True,
+    ),
+    Case(
+        "api import csv",
+        "post",
+        lambda w: f"/api/v1/tournaments/{slug(w)}/pairs/import/",
+        STAFF_PAIRS,
+        lambda w: {"file": csv_upload()},
+        api=True,
+        fmt="multipart",
+    ),
+    Case(
+        "api public registration",
+        "post",
+        lambda w: f"/api/v1/tournaments/{slug(w)}/registrations/",
+        EVERYONE,
+        lambda w: pair_json(3),
+        api=True,
+    ),
 ]
 
 
@@ -164,9 +314,7 @@ def was_allowed(case: Case, response: Any) -> bool:
         return response.status_code not in (401, 403, 404)
     if response.status_code in (403, 404):
         return False
-    if response.status_code == 302 and response["Location"].startswith("/cuenta/entrar/"):
-        return False
-    return True
+    return not (response.status_code == 302 and response["Location"].startswith("/cuenta/entrar/"))
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -184,7 +332,12 @@ def test_permission_matrix(world: World, case: Case, role: str) -> None:
     allowed = was_allowed(case, response)
     assert allowed == (role in case.allowed), f"{case.name} as {role}: {response.status_code}"
     if allowed and case.method != "get":
-        assert response.status_code in (200, 201, 302), (case.name, role, response.status_code, response.content[:300])
+        assert response.status_code in (200, 201, 302), (
+            case.name,
+            role,
+            response.status_code,
+            response.content[:300],
+        )
 
 
 def test_denied_writes_change_nothing(world: World) -> None:

@@ -9,13 +9,13 @@ from torneo.errors import Conflict, TournamentError
 from torneo.models import Pair, PairMember, Player, Tournament
 from torneo.services.registrations import (
     PlayerData,
+    RowErrors,
     pair_check_in,
     pair_check_in_undo,
     pair_register,
     pair_update,
     pair_withdraw,
     pairs_register_many,
-    RowErrors,
 )
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +38,10 @@ def test_register_numbers_pairs_in_order_and_normalises_input():
     assert (first.number, second.number) == (1, 2)
     jose = second.ordered_members()[0].player
     assert (jose.first_name, jose.last_name, jose.id_document, jose.email) == (
-        "josé", "García López", "12345678Z", "jose@example.com"
+        "josé",
+        "García López",
+        "12345678Z",
+        "jose@example.com",
     )
     assert jose.normalized_name == "jose garcia lopez"
     assert second.status == Pair.Status.CONFIRMED
@@ -181,7 +184,11 @@ def test_every_error_is_reported_at_once():
     with pytest.raises(ValidationError) as exc:
         make_pair(t, players=[PlayerData("", "", email="x"), PlayerData("Ana", "", phone="1")])
     assert set(messages_of(exc.value)) == {
-        "players.0.first_name", "players.0.last_name", "players.0.email", "players.1.last_name", "players.1.phone",
+        "players.0.first_name",
+        "players.0.last_name",
+        "players.0.email",
+        "players.1.last_name",
+        "players.1.phone",
     }
 
 
@@ -231,8 +238,10 @@ def test_update_corrects_a_typo_and_keeps_the_person():
     pair = make_pair(t, players=[PlayerData("Jaun", "Pérez"), player_data(2)])
     player_id = pair.ordered_members()[0].player_id
     updated = pair_update(
-        pair=pair, players=[PlayerData("Jaun", "Pérez", phone="600123123"), player_data(2)],
-        name="Los del Casino", expected_version=pair.version,
+        pair=pair,
+        players=[PlayerData("Jaun", "Pérez", phone="600123123"), player_data(2)],
+        name="Los del Casino",
+        expected_version=pair.version,
     )
     assert updated.name == "Los del Casino" and updated.version == pair.version + 1
     assert updated.ordered_members()[0].player_id == player_id

@@ -7,11 +7,16 @@ import pytest
 
 from tests.factories import TournamentFactory, make_pair, player_data
 from torneo.models import Pair
-from torneo.services.registrations_csv import CsvImportError, registrations_export_csv, registrations_import_csv
+from torneo.services.registrations_csv import (
+    CsvImportError,
+    registrations_export_csv,
+    registrations_import_csv,
+)
 
 pytestmark = pytest.mark.django_db
 
-HEADER = "pareja;nombre_1;apellidos_1;documento_1;telefono_1;email_1;club_1;nombre_2;apellidos_2;documento_2;telefono_2;email_2;club_2"
+COLUMNS = ("nombre", "apellidos", "documento", "telefono", "email", "club")
+HEADER = ";".join(["pareja"] + [f"{c}_{n}" for n in (1, 2) for c in COLUMNS])
 
 
 def csv_bytes(*rows: str, header: str = HEADER, encoding: str = "utf-8") -> bytes:
@@ -78,7 +83,9 @@ def test_import_a_trio_only_when_admitted_amm_5_8_e():
     header = HEADER + ";nombre_3;apellidos_3"
     row = ";A;Uno;;;;;B;Dos;;;;;C;Tres"
     with pytest.raises(CsvImportError) as exc:
-        registrations_import_csv(tournament=TournamentFactory(allow_trios=False), data=csv_bytes(row, header=header))
+        registrations_import_csv(
+            tournament=TournamentFactory(allow_trios=False), data=csv_bytes(row, header=header)
+        )
     assert "no admite tríos" in str(exc.value)
     t = TournamentFactory(allow_trios=True)
     registrations_import_csv(tournament=t, data=csv_bytes(row, header=header))
@@ -87,7 +94,11 @@ def test_import_a_trio_only_when_admitted_amm_5_8_e():
 
 def test_export_then_import_round_trip():
     source = TournamentFactory()
-    make_pair(source, players=[player_data(1, id_document="12345678Z", email="a@example.com"), player_data(2)], name="Pareja Uno")
+    make_pair(
+        source,
+        players=[player_data(1, id_document="12345678Z", email="a@example.com"), player_data(2)],
+        name="Pareja Uno",
+    )
     make_pair(source)
     exported = registrations_export_csv(tournament=source)
     assert exported.startswith("\ufeffpareja,estado,presente")

@@ -9,14 +9,24 @@ from django.core.exceptions import ValidationError
 from tests.factories import TournamentFactory, UserFactory, make_pair
 from torneo.errors import TournamentError
 from torneo.models import Pair, Tournament, TournamentRole
-from torneo.services.tournaments import role_grant, role_revoke, session_save, tournament_create, tournament_update
+from torneo.services.tournaments import (
+    role_grant,
+    role_revoke,
+    session_save,
+    tournament_create,
+    tournament_update,
+)
 
 pytestmark = pytest.mark.django_db
 MADRID = ZoneInfo("Europe/Madrid")
 
 
 def data(**overrides):
-    base = {"name": "Campeonato de Madrid", "start_date": datetime.date(2027, 3, 6), "end_date": datetime.date(2027, 3, 7)}
+    base = {
+        "name": "Campeonato de Madrid",
+        "start_date": datetime.date(2027, 3, 6),
+        "end_date": datetime.date(2027, 3, 7),
+    }
     base.update(overrides)
     return base
 
@@ -76,10 +86,14 @@ def test_raising_capacity_moves_waitlisted_pairs_up():
 
 def test_session_must_start_within_the_tournament_dates():
     t = TournamentFactory(start_date=datetime.date(2026, 12, 12), end_date=datetime.date(2026, 12, 13))
-    ok = session_save(tournament=t, name="Jornada 1", starts_at=datetime.datetime(2026, 12, 12, 10, tzinfo=MADRID))
+    ok = session_save(
+        tournament=t, name="Jornada 1", starts_at=datetime.datetime(2026, 12, 12, 10, tzinfo=MADRID)
+    )
     assert ok.pk
     with pytest.raises(ValidationError) as exc:
-        session_save(tournament=t, name="Jornada 3", starts_at=datetime.datetime(2026, 12, 14, 10, tzinfo=MADRID))
+        session_save(
+            tournament=t, name="Jornada 3", starts_at=datetime.datetime(2026, 12, 14, 10, tzinfo=MADRID)
+        )
     assert "entre el 12/12/2026 y el 13/12/2026" in exc.value.message_dict["starts_at"][0]
 
 

@@ -19,8 +19,21 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = [
-            "slug", "name", "venue", "description", "start_date", "end_date", "rule_set", "games_to_win",
-            "points_per_game", "max_pairs", "allow_trios", "entry_fee", "status", "listed", "sessions",
+            "slug",
+            "name",
+            "venue",
+            "description",
+            "start_date",
+            "end_date",
+            "rule_set",
+            "games_to_win",
+            "points_per_game",
+            "max_pairs",
+            "allow_trios",
+            "entry_fee",
+            "status",
+            "listed",
+            "sessions",
         ]
         # Uniqueness is checked by the service (a clear message), not by a second query here.
         extra_kwargs = {"slug": {"validators": []}}
@@ -56,8 +69,15 @@ class PairPublicSerializer(serializers.ModelSerializer):
 
 class PairPrivateSerializer(PairPublicSerializer):
     class Meta(PairPublicSerializer.Meta):
-        fields = [*PairPublicSerializer.Meta.fields, "registered_at", "checked_in_at", "withdrawn_at",
-                  "source", "notes", "version"]
+        fields = [
+            *PairPublicSerializer.Meta.fields,
+            "registered_at",
+            "checked_in_at",
+            "withdrawn_at",
+            "source",
+            "notes",
+            "version",
+        ]
 
     def get_players(self, pair: Pair) -> list[dict[str, str]]:
         return PlayerSerializer([m.player for m in pair.ordered_members()], many=True).data
@@ -75,10 +95,14 @@ class PlayerWriteSerializer(serializers.Serializer):
 class PairWriteSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
     players = PlayerWriteSerializer(many=True)
-    version = serializers.IntegerField(required=False, min_value=1, help_text="Versión leída (para no pisar cambios ajenos).")
+    version = serializers.IntegerField(
+        required=False, min_value=1, help_text="Versión leída (para no pisar cambios ajenos)."
+    )
 
     def player_data(self) -> list[PlayerData]:
-        return [PlayerData(**{f: p.get(f, "") for f in PLAYER_FIELDS}) for p in self.validated_data["players"]]
+        return [
+            PlayerData(**{f: p.get(f, "") for f in PLAYER_FIELDS}) for p in self.validated_data["players"]
+        ]
 
 
 class WithdrawSerializer(serializers.Serializer):

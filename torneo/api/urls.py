@@ -11,7 +11,11 @@ router = SimpleRouter()
 router.register("tournaments", views.TournamentViewSet, basename="tournament")
 router.register("players", views.PlayerViewSet, basename="player")
 router.register(r"tournaments/(?P<tournament_slug>[-\w]+)/pairs", views.PairViewSet, basename="pair")
-router.register(r"tournaments/(?P<tournament_slug>[-\w]+)/registrations", views.RegistrationViewSet, basename="registration")
+router.register(
+    r"tournaments/(?P<tournament_slug>[-\w]+)/registrations",
+    views.RegistrationViewSet,
+    basename="registration",
+)
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api_token"),

@@ -39,7 +39,10 @@ from torneo.services.tournaments import tournament_create, tournament_update
 
 
 class TournamentViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
     viewsets.GenericViewSet,
 ):
     """Tournaments: the public ones, plus those where you hold a role."""
@@ -51,10 +54,14 @@ class TournamentViewSet(
         return selectors.tournaments_visible_to(self.request.user).prefetch_related("sessions")
 
     def get_object(self) -> Tournament:
-        tournament = get_object_or_404(Tournament.objects.prefetch_related("sessions"), slug=self.kwargs["slug"])
+        tournament = get_object_or_404(
+            Tournament.objects.prefetch_related("sessions"), slug=self.kwargs["slug"]
+        )
         if not can_view(self.request.user, tournament):
             raise Http404
-        if self.action in ("update", "partial_update") and not can(self.request.user, tournament, Action.TOURNAMENT_EDIT):
+        if self.action in ("update", "partial_update") and not can(
+            self.request.user, tournament, Action.TOURNAMENT_EDIT
+        ):
             raise PermissionDenied
         return tournament
 
@@ -64,7 +71,9 @@ class TournamentViewSet(
         serializer.instance = tournament_create(by=self.request.user, data=dict(serializer.validated_data))
 
     def perform_update(self, serializer: TournamentSerializer) -> None:
-        serializer.instance = tournament_update(tournament=serializer.instance, data=dict(serializer.validated_data))
+        serializer.instance = tournament_update(
+            tournament=serializer.instance, data=dict(serializer.validated_data)
+        )
 
 
 class TournamentScoped:
@@ -132,8 +141,10 @@ class PairViewSet(TournamentScoped, viewsets.GenericViewSet):
         serializer = PairWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         pair = pair_register(
-            tournament=self.get_tournament(), players=serializer.player_data(),
-            name=serializer.validated_data["name"], source=Pair.Source.API,
+            tournament=self.get_tournament(),
+            players=serializer.player_data(),
+            name=serializer.validated_data["name"],
+            source=Pair.Source.API,
         )
         return self._out(pair, status.HTTP_201_CREATED)
 
@@ -143,7 +154,9 @@ class PairViewSet(TournamentScoped, viewsets.GenericViewSet):
         serializer = PairWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         pair = pair_update(
-            pair=pair, players=serializer.player_data(), name=serializer.validated_data["name"],
+            pair=pair,
+            players=serializer.player_data(),
+            name=serializer.validated_data["name"],
             expected_version=serializer.validated_data.get("version"),
         )
         return self._out(pair)
@@ -180,11 +193,15 @@ class PairViewSet(TournamentScoped, viewsets.GenericViewSet):
             )
         except CsvImportError as exc:
             return Response(
-                {"detail": "No se ha importado nada.",
-                 "errors": [{"row": e.row, "column": e.column, "message": e.message} for e in exc.errors]},
+                {
+                    "detail": "No se ha importado nada.",
+                    "errors": [{"row": e.row, "column": e.column, "message": e.message} for e in exc.errors],
+                },
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        return Response({"created": report.created, "waitlisted": report.waitlisted}, status=status.HTTP_201_CREATED)
+        return Response(
+            {"created": report.created, "waitlisted": report.waitlisted}, status=status.HTTP_201_CREATED
+        )
 
 
 class RegistrationViewSet(TournamentScoped, viewsets.GenericViewSet):
@@ -198,8 +215,10 @@ class RegistrationViewSet(TournamentScoped, viewsets.GenericViewSet):
         serializer = PairWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         pair = pair_register(
-            tournament=self.get_tournament(), players=serializer.player_data(),
-            name=serializer.validated_data["name"], source=Pair.Source.PUBLIC_FORM,
+            tournament=self.get_tournament(),
+            players=serializer.player_data(),
+            name=serializer.validated_data["name"],
+            source=Pair.Source.PUBLIC_FORM,
         )
         pair = selectors.pairs_with_players().get(pk=pair.pk)
         return Response(PairPublicSerializer(pair).data, status=status.HTTP_201_CREATED)

@@ -60,7 +60,9 @@ def demo_players(rng: random.Random, count: int) -> list[PlayerData]:
 
 
 @transaction.atomic
-def build_demo(*, pairs: int = 56, waitlisted: int = 3, checked_in: int = 52) -> tuple[Tournament, list[DemoLogin]]:
+def build_demo(
+    *, pairs: int = 56, waitlisted: int = 3, checked_in: int = 52
+) -> tuple[Tournament, list[DemoLogin]]:
     stored: dict[str, str] = {}
     if _logins_file().exists():
         stored = json.loads(_logins_file().read_text())
@@ -84,29 +86,52 @@ def build_demo(*, pairs: int = 56, waitlisted: int = 3, checked_in: int = 52) ->
         tournament = tournament_create(
             by=users["organizador"],
             data={
-                "name": "Open de Mus Villa de Madrid", "slug": DEMO_SLUG, "venue": "Casino de Madrid, calle de Alcalá 15",
+                "name": "Open de Mus Villa de Madrid",
+                "slug": DEMO_SLUG,
+                "venue": "Casino de Madrid, calle de Alcalá 15",
                 "description": "Torneo abierto por parejas. Partidas a 3 juegos ganados, juegos a 40 tantos. "
-                               "Reglamento de la Asociación Madrileña de Mus.",
-                "start_date": start, "end_date": start + timedelta(days=1), "status": Tournament.Status.REGISTRATION_OPEN,
-                "max_pairs": pairs, "entry_fee": 40, "allow_trios": False,
+                "Reglamento de la Asociación Madrileña de Mus.",
+                "start_date": start,
+                "end_date": start + timedelta(days=1),
+                "status": Tournament.Status.REGISTRATION_OPEN,
+                "max_pairs": pairs,
+                "entry_fee": 40,
+                "allow_trios": False,
             },
         )
-        for name, day, at, courtesy in (("Jornada 1 (sábado)", 0, time(10, 0), 15), ("Jornada 2 (domingo)", 1, time(10, 0), 10)):
+        for name, day, at, courtesy in (
+            ("Jornada 1 (sábado)", 0, time(10, 0), 15),
+            ("Jornada 2 (domingo)", 1, time(10, 0), 10),
+        ):
             session_save(
-                tournament=tournament, name=name, courtesy_minutes=courtesy,
+                tournament=tournament,
+                name=name,
+                courtesy_minutes=courtesy,
                 starts_at=datetime.combine(start + timedelta(days=day), at, tzinfo=MADRID),
             )
-        TournamentRole.objects.get_or_create(tournament=tournament, user=users["mesa"], role=TournamentRole.Role.CONTROL)
-        TournamentRole.objects.get_or_create(tournament=tournament, user=users["juez"], role=TournamentRole.Role.JUEZ)
+        TournamentRole.objects.get_or_create(
+            tournament=tournament, user=users["mesa"], role=TournamentRole.Role.CONTROL
+        )
+        TournamentRole.objects.get_or_create(
+            tournament=tournament, user=users["juez"], role=TournamentRole.Role.JUEZ
+        )
         rng = random.Random(2026)
         people = demo_players(rng, 2 * (pairs + waitlisted))
         for i in range(pairs + waitlisted):
-            pair_register(tournament=tournament, players=people[2 * i: 2 * i + 2], source=Pair.Source.CONTROL)
-        for pair in Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).order_by("number")[:checked_in]:
+            pair_register(
+                tournament=tournament, players=people[2 * i : 2 * i + 2], source=Pair.Source.CONTROL
+            )
+        for pair in Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).order_by(
+            "number"
+        )[:checked_in]:
             pair_check_in(pair=pair)
-        first_player = Player.objects.filter(memberships__pair__tournament=tournament, memberships__pair__number=1).first()
+        first_player = Player.objects.filter(
+            memberships__pair__tournament=tournament, memberships__pair__number=1
+        ).first()
         if first_player:
             first_player.user = users["jugador"]
             first_player.save(update_fields=["user"])
-        tournament = tournament_update(tournament=tournament, data={"status": Tournament.Status.REGISTRATION_CLOSED})
+        tournament = tournament_update(
+            tournament=tournament, data={"status": Tournament.Status.REGISTRATION_CLOSED}
+        )
     return tournament, logins

@@ -73,7 +73,9 @@ def _player_label(index: int) -> str:
     return _("Jugador %(n)d") % {"n": index + 1}
 
 
-def _clean_players(players: Sequence[PlayerData], tournament: Tournament, errors: _Errors) -> list[PlayerData]:
+def _clean_players(
+    players: Sequence[PlayerData], tournament: Tournament, errors: _Errors
+) -> list[PlayerData]:
     cleaned = [p.cleaned() for p in players]
     needed_max = tournament.max_players_per_pair
     if len(cleaned) < 2:
@@ -89,8 +91,14 @@ def _clean_players(players: Sequence[PlayerData], tournament: Tournament, errors
             errors.add(f"players.{i}.first_name", _("%(who)s: falta el nombre.") % {"who": label})
         if not p.last_name:
             errors.add(f"players.{i}.last_name", _("%(who)s: faltan los apellidos.") % {"who": label})
-        for name, value in (("first_name", p.first_name), ("last_name", p.last_name), ("club", p.club),
-                            ("phone", p.phone), ("id_document", p.id_document), ("email", p.email)):
+        for name, value in (
+            ("first_name", p.first_name),
+            ("last_name", p.last_name),
+            ("club", p.club),
+            ("phone", p.phone),
+            ("id_document", p.id_document),
+            ("email", p.email),
+        ):
             limit = _MAX_LENGTHS[name]
             if limit and len(value) > limit:
                 errors.add(
@@ -100,12 +108,15 @@ def _clean_players(players: Sequence[PlayerData], tournament: Tournament, errors
         try:
             validate_document(p.id_document)
         except ValidationError as exc:
-            errors.add(f"players.{i}.id_document", f"{label}: {exc.messages[0]}")
+            message = exc.messages[0]
+            errors.add(f"players.{i}.id_document", f"{label}: {message[0].lower()}{message[1:]}")
         if p.email:
             try:
                 validate_email(p.email)
             except ValidationError:
-                errors.add(f"players.{i}.email", _("%(who)s: el correo electrónico no es válido.") % {"who": label})
+                errors.add(
+                    f"players.{i}.email", _("%(who)s: el correo electrónico no es válido.") % {"who": label}
+                )
         if p.phone and not _looks_like_phone(p.phone):
             errors.add(
                 f"players.{i}.phone",
@@ -155,11 +166,19 @@ class RegistrationBook:
         members = (
             PairMember.objects.filter(tournament=tournament, identity_key__isnull=False)
             .select_related("player", "pair")
-            .only("pair_id", "pair__name", "player__id_document", "player__normalized_name",
-                  "player__first_name", "player__last_name")
+            .only(
+                "pair_id",
+                "pair__name",
+                "player__id_document",
+                "player__normalized_name",
+                "player__first_name",
+                "player__last_name",
+            )
         )
         self._registered = [
-            _Registered(m.pair_id, m.pair.name or m.player.full_name, m.player.id_document, m.player.normalized_name)
+            _Registered(
+                m.pair_id, m.pair.name or m.player.full_name, m.player.id_document, m.player.normalized_name
+            )
             for m in members
         ]
         self.confirmed = Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).count()
@@ -207,8 +226,13 @@ def validate_pair(
             errors.add(
                 f"players.{i}.first_name",
                 _("%(who)s: %(player)s ya está inscrito en la pareja «%(pair)s» (%(how)s).%(hint)s")
-                % {"who": _player_label(i), "player": f"{p.first_name} {p.last_name}",
-                   "pair": clash.pair_label, "how": how, "hint": hint},
+                % {
+                    "who": _player_label(i),
+                    "player": f"{p.first_name} {p.last_name}",
+                    "pair": clash.pair_label,
+                    "how": how,
+                    "hint": hint,
+                },
             )
     errors.raise_if_any()
     return cleaned
@@ -253,7 +277,12 @@ def _player_for(data: PlayerData, *, update_contact: bool) -> Player:
 def _create_pair(
     *, tournament: Tournament, players: Sequence[PlayerData], name: str, source: str, status: str
 ) -> Pair:
-    last = Pair.objects.filter(tournament=tournament).order_by("-number").values_list("number", flat=True).first()
+    last = (
+        Pair.objects.filter(tournament=tournament)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
     pair = Pair.objects.create(
         tournament=tournament,
         number=(last or 0) + 1,
@@ -326,7 +355,9 @@ def pairs_register_many(
         for name, cleaned in checked:
             status = Pair.Status.CONFIRMED if _has_room(locked, confirmed) else Pair.Status.WAITLISTED
             confirmed += status == Pair.Status.CONFIRMED
-            created.append(_create_pair(tournament=locked, players=cleaned, name=name, source=source, status=status))
+            created.append(
+                _create_pair(tournament=locked, players=cleaned, name=name, source=source, status=status)
+            )
         return created
 
 
@@ -356,7 +387,9 @@ def pair_update(
         if tournament.status == Tournament.Status.FINISHED:
             raise TournamentError(_("El torneo ha terminado: ya no se pueden cambiar las parejas."))
         book = RegistrationBook(tournament)
-        cleaned = validate_pair(tournament=tournament, players=players, name=name, book=book, ignore_pair_id=current.pk)
+        cleaned = validate_pair(
+            tournament=tournament, players=players, name=name, book=book, ignore_pair_id=current.pk
+        )
         old_members = list(current.members.select_related("player"))
         current.members.all().delete()
         for i, data in enumerate(cleaned):
@@ -395,7 +428,9 @@ def pair_withdraw(*, pair: Pair, reason: str = "") -> Pair | None:
         current.withdrawn_at = timezone.now()
         current.checked_in_at = None
         if reason:
-            current.notes = (current.notes + "\n" if current.notes else "") + _("Retirada: %(r)s") % {"r": reason}
+            current.notes = (current.notes + "\n" if current.notes else "") + _("Retirada: %(r)s") % {
+                "r": reason
+            }
         current.version = F("version") + 1
         current.save(update_fields=["status", "withdrawn_at", "checked_in_at", "notes", "version"])
         current.members.update(identity_key=None)
@@ -409,7 +444,7 @@ def pair_withdraw(*, pair: Pair, reason: str = "") -> Pair | None:
 def promote_waitlisted(*, tournament: Tournament, places: int | None = None) -> list[Pair]:
     """Move pairs up from the waiting list, oldest first, while there is room. Caller holds the lock."""
     confirmed = Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).count()
-    room = (10**9 if tournament.max_pairs is None else tournament.max_pairs - confirmed)
+    room = 10**9 if tournament.max_pairs is None else tournament.max_pairs - confirmed
     if places is not None:
         room = min(room, places)
     if room <= 0:
@@ -434,11 +469,13 @@ def pair_check_in(*, pair: Pair) -> Pair:
         current = Pair.objects.select_for_update().get(pk=pair.pk)
         if current.status == Pair.Status.WAITLISTED:
             raise TournamentError(
-                _("La pareja está en lista de espera: solo las parejas inscritas pueden confirmar presencia."),
+                _("La pareja está en lista de espera: solo las parejas inscritas confirman presencia."),
                 code="waitlisted",
             )
         if current.status != Pair.Status.CONFIRMED:
-            raise TournamentError(_("La pareja está retirada: no puede confirmar presencia."), code="inactive")
+            raise TournamentError(
+                _("La pareja está retirada: no puede confirmar presencia."), code="inactive"
+            )
         if current.tournament.status == Tournament.Status.FINISHED:
             raise TournamentError(_("El torneo ha terminado."), code="finished")
         if current.checked_in_at is None:

@@ -33,18 +33,39 @@ COLUMN_FOR_FIELD = {
     "club": "club",
 }
 _ALIASES = {
-    "nombre": "first_name", "name": "first_name", "first_name": "first_name",
-    "apellidos": "last_name", "apellido": "last_name", "last_name": "last_name", "surname": "last_name",
-    "documento": "id_document", "dni": "id_document", "nie": "id_document", "dni_nie": "id_document",
-    "pasaporte": "id_document", "document": "id_document", "id_document": "id_document",
-    "telefono": "phone", "movil": "phone", "phone": "phone",
-    "email": "email", "correo": "email", "correo_electronico": "email", "e_mail": "email",
-    "club": "club", "pena": "club", "club_pena": "club",
+    "nombre": "first_name",
+    "name": "first_name",
+    "first_name": "first_name",
+    "apellidos": "last_name",
+    "apellido": "last_name",
+    "last_name": "last_name",
+    "surname": "last_name",
+    "documento": "id_document",
+    "dni": "id_document",
+    "nie": "id_document",
+    "dni_nie": "id_document",
+    "pasaporte": "id_document",
+    "document": "id_document",
+    "id_document": "id_document",
+    "telefono": "phone",
+    "movil": "phone",
+    "phone": "phone",
+    "email": "email",
+    "correo": "email",
+    "correo_electronico": "email",
+    "e_mail": "email",
+    "club": "club",
+    "pena": "club",
+    "club_pena": "club",
 }
 _PAIR_NAME_HEADERS = {"pareja", "nombre_pareja", "nombre_de_la_pareja", "pair", "equipo"}
 _FIELD_LABEL = {
-    "first_name": _("nombre"), "last_name": _("apellidos"), "id_document": _("documento"),
-    "phone": _("teléfono"), "email": _("correo"), "club": _("club"),
+    "first_name": _("nombre"),
+    "last_name": _("apellidos"),
+    "id_document": _("documento"),
+    "phone": _("teléfono"),
+    "email": _("correo"),
+    "club": _("club"),
 }
 
 

@@ -17,8 +17,20 @@ from torneo.services.registrations import promote_waitlisted
 User = get_user_model()
 
 TOURNAMENT_FIELDS = (
-    "name", "slug", "venue", "description", "start_date", "end_date", "rule_set", "games_to_win",
-    "points_per_game", "max_pairs", "allow_trios", "entry_fee", "status", "listed",
+    "name",
+    "slug",
+    "venue",
+    "description",
+    "start_date",
+    "end_date",
+    "rule_set",
+    "games_to_win",
+    "points_per_game",
+    "max_pairs",
+    "allow_trios",
+    "entry_fee",
+    "status",
+    "listed",
 )
 
 
@@ -75,8 +87,13 @@ def session_save(
     local_day = timezone.localtime(starts_at).date()
     if not (tournament.start_date <= local_day <= tournament.end_date):
         raise ValidationError(
-            {"starts_at": _("La jornada debe empezar entre el %(a)s y el %(b)s, fechas del torneo.")
-             % {"a": tournament.start_date.strftime("%d/%m/%Y"), "b": tournament.end_date.strftime("%d/%m/%Y")}}
+            {
+                "starts_at": _("La jornada debe empezar entre el %(a)s y el %(b)s, fechas del torneo.")
+                % {
+                    "a": tournament.start_date.strftime("%d/%m/%Y"),
+                    "b": tournament.end_date.strftime("%d/%m/%Y"),
+                }
+            }
         )
     session = session or Session(tournament=tournament)
     if session.tournament_id != tournament.pk:

@@ -30,7 +30,11 @@ from torneo.services.registrations import (
     pair_update,
     pair_withdraw,
 )
-from torneo.services.registrations_csv import CsvImportError, registrations_export_csv, registrations_import_csv
+from torneo.services.registrations_csv import (
+    CsvImportError,
+    registrations_export_csv,
+    registrations_import_csv,
+)
 from torneo.services.system import STALE_AFTER, heartbeat_age
 from torneo.services.tournaments import (
     role_grant,
@@ -48,7 +52,10 @@ def my_tournaments(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "torneo/manage/my_tournaments.html",
-        {"tournaments": selectors.tournaments_managed_by(request.user), "can_create": can_create_tournament(request.user)},
+        {
+            "tournaments": selectors.tournaments_managed_by(request.user),
+            "can_create": can_create_tournament(request.user),
+        },
     )
 
 
@@ -113,7 +120,8 @@ def sessions(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("Jornada añadida."))
             return redirect("manage_sessions", slug=slug)
     return render(
-        request, "torneo/manage/sessions.html",
+        request,
+        "torneo/manage/sessions.html",
         {"tournament": tournament, "form": form, "sessions": tournament.sessions.all()},
     )
 
@@ -138,7 +146,8 @@ def roles(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("Función asignada."))
             return redirect("manage_roles", slug=slug)
     return render(
-        request, "torneo/manage/roles.html",
+        request,
+        "torneo/manage/roles.html",
         {"tournament": tournament, "form": form, "staff": selectors.staff_of(tournament)},
     )
 
@@ -179,7 +188,9 @@ def pair_new(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             pair = pair_register(
-                tournament=tournament, players=form.players(), name=form.cleaned_data["name"],
+                tournament=tournament,
+                players=form.players(),
+                name=form.cleaned_data["name"],
                 source=Pair.Source.CONTROL,
             )
         except ValidationError as exc:
@@ -189,10 +200,13 @@ def pair_new(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(
                 request,
-                _("Pareja %(n)d · %(p)s: %(s)s.") % {"n": pair.number, "p": pair, "s": pair.get_status_display()},
+                _("Pareja %(n)d · %(p)s: %(s)s.")
+                % {"n": pair.number, "p": pair, "s": pair.get_status_display()},
             )
             return redirect("manage_pair_new" if "otra" in request.POST else "manage_pairs", slug=slug)
-    return render(request, "torneo/manage/pair_form.html", {"tournament": tournament, "form": form, "pair": None})
+    return render(
+        request, "torneo/manage/pair_form.html", {"tournament": tournament, "form": form, "pair": None}
+    )
 
 
 def pair_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -205,7 +219,9 @@ def pair_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         except ValueError:
             version = None
         try:
-            pair_update(pair=pair, players=form.players(), name=form.cleaned_data["name"], expected_version=version)
+            pair_update(
+                pair=pair, players=form.players(), name=form.cleaned_data["name"], expected_version=version
+            )
         except ValidationError as exc:
             attach_errors(form, exc)
         except TournamentError as exc:
@@ -214,7 +230,8 @@ def pair_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             messages.success(request, _("Pareja %(n)d guardada.") % {"n": pair.number})
             return redirect("manage_pairs", slug=slug)
     return render(
-        request, "torneo/manage/pair_form.html",
+        request,
+        "torneo/manage/pair_form.html",
         {"tournament": tournament, "form": form, "pair": pair, "withdraw_form": WithdrawForm()},
     )
 
@@ -267,17 +284,21 @@ def pairs_import(request: HttpRequest, slug: str) -> HttpResponse:
             report = registrations_import_csv(tournament=tournament, data=form.cleaned_data["file"].read())
         except CsvImportError as exc:
             row_errors = exc.errors
-            form.add_error(None, _("No se ha importado nada: corrige estas filas y vuelve a subir el archivo."))
+            form.add_error(
+                None, _("No se ha importado nada: corrige estas filas y vuelve a subir el archivo.")
+            )
         except TournamentError as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(
                 request,
-                _("Importadas %(n)d parejas (%(w)d en lista de espera).") % {"n": report.created, "w": report.waitlisted},
+                _("Importadas %(n)d parejas (%(w)d en lista de espera).")
+                % {"n": report.created, "w": report.waitlisted},
             )
             return redirect("manage_pairs", slug=slug)
     return render(
-        request, "torneo/manage/pairs_import.html",
+        request,
+        "torneo/manage/pairs_import.html",
         {"tournament": tournament, "form": form, "row_errors": row_errors},
         status=400 if row_errors else 200,
     )
@@ -285,6 +306,8 @@ def pairs_import(request: HttpRequest, slug: str) -> HttpResponse:
 
 def pairs_export(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug, Action.PAIRS_MANAGE)
-    response = HttpResponse(registrations_export_csv(tournament=tournament), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(
+        registrations_export_csv(tournament=tournament), content_type="text/csv; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="inscripciones-{tournament.slug}.csv"'
     return response

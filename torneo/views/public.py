@@ -1,8 +1,7 @@
 """Public pages: the list of tournaments, a tournament, its pairs, the registration form."""
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -37,16 +36,16 @@ def _my_pairs(request: HttpRequest, tournament) -> list[Pair]:  # type: ignore[n
     if not request.user.is_authenticated:
         return []
     return list(
-        selectors.pairs_with_players().filter(tournament=tournament, members__player__user=request.user).distinct()
+        selectors.pairs_with_players()
+        .filter(tournament=tournament, members__player__user=request.user)
+        .distinct()
     )
 
 
 def tournament_pairs(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug)
     q = request.GET.get("q", "")[:100]
-    pairs = selectors.pairs_of(
-        tournament, q=q, statuses=[Pair.Status.CONFIRMED, Pair.Status.WAITLISTED]
-    )
+    pairs = selectors.pairs_of(tournament, q=q, statuses=[Pair.Status.CONFIRMED, Pair.Status.WAITLISTED])
     return render(request, "torneo/tournament_pairs.html", {"tournament": tournament, "pairs": pairs, "q": q})
 
 
@@ -58,7 +57,9 @@ def public_registration(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             pair = pair_register(
-                tournament=tournament, players=form.players(), name=form.cleaned_data["name"],
+                tournament=tournament,
+                players=form.players(),
+                name=form.cleaned_data["name"],
                 source=Pair.Source.PUBLIC_FORM,
             )
         except ValidationError as exc:
@@ -68,10 +69,13 @@ def public_registration(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             if pair.status == Pair.Status.WAITLISTED:
                 messages.warning(
-                    request, _("El torneo está completo: la pareja %(p)s queda en lista de espera.") % {"p": pair}
+                    request,
+                    _("El torneo está completo: la pareja %(p)s queda en lista de espera.") % {"p": pair},
                 )
             else:
-                messages.success(request, _("Pareja %(p)s inscrita con el número %(n)d.") % {"p": pair, "n": pair.number})
+                messages.success(
+                    request, _("Pareja %(p)s inscrita con el número %(n)d.") % {"p": pair, "n": pair.number}
+                )
             return redirect("tournament_pairs", slug=tournament.slug)
     return render(request, "torneo/registration_form.html", {"tournament": tournament, "form": form})
 

@@ -8,11 +8,15 @@ from torneo.demo.build import build_demo
 
 
 class Command(BaseCommand):
-    help = "Crea (si no existe) el torneo de demostración y los usuarios de cada función, e imprime sus accesos."
+    help = (
+        "Crea (si no existe) el torneo de demostración y los usuarios de cada función, e imprime sus accesos."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         tournament, logins = build_demo()
-        self.stdout.write(self.style.SUCCESS(f"Torneo de demostración: {tournament.name} (/torneos/{tournament.slug}/)"))
+        self.stdout.write(
+            self.style.SUCCESS(f"Torneo de demostración: {tournament.name} (/torneos/{tournament.slug}/)")
+        )
         self.stdout.write("Accesos de demostración (contraseñas guardadas en var/demo-logins.json):")
         for login in logins:
             self.stdout.write(f"  {login.username:<12} {login.password:<14} {login.role}")

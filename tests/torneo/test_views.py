@@ -1,0 +1,193 @@
+"""Public and staff pages: what players and the mesa de control see, and bad input on forms."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
+from torneo.models import Pair, Tournament
+from torneo.services.registrations import PlayerData
+
+pytestmark = pytest.mark.django_db
+
+
+def errors_in(html: str) -> list[str]:
+    return re.findall(
+        r"<li>(.*?)</li>", "".join(re.findall(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', html, re.S))
+    )
+
+
+def test_home_lists_public_tournaments_only():
+    listed = TournamentFactory(name="Open de Bilbao")
+    TournamentFactory(name="Torneo oculto", listed=False)
+    TournamentFactory(name="Borrador secreto", status=Tournament.Status.DRAFT)
+    make_pair(listed)
+    html = Client().get("/").content.decode()
+    assert "Open de Bilbao" in html and "1 pareja inscrita" in html
+    assert "Torneo oculto" not in html and "Borrador secreto" not in html
+
+
+def test_unlisted_tournament_is_reachable_by_its_address():
+    t = TournamentFactory(name="Torneo oculto", listed=False)
+    assert Client().get(f"/torneos/{t.slug}/").status_code == 200
+
+
+def test_pairs_page_search_ignores_accents_and_case():
+    t = TournamentFactory()
+    make_pair(t, players=[PlayerData("Íñigo", "Muñoz Zabala"), player_data(1)])
+    make_pair(t, players=[PlayerData("Ana", "García"), player_data(2)])
+    html = Client().get(f"/torneos/{t.slug}/parejas/", {"q": "inigo munoz"}).content.decode()
+    assert "Íñigo Muñoz Zabala" in html and "Ana García" not in html
+    html = Client().get(f"/torneos/{t.slug}/parejas/", {"q": "zzz"}).content.decode()
+    assert "Ninguna pareja con «zzz»" in html
+
+
+def test_public_pairs_page_never_shows_contact_data():
+    t = TournamentFactory()
+    make_pair(
+        t,
+        players=[
+            player_data(1, phone="600123456", email="secreto@example.com", id_document="12345678Z"),
+            player_data(2),
+        ],
+    )
+    html = Client().get(f"/torneos/{t.slug}/parejas/").content.decode()
+    assert "600123456" not in html and "secreto@example.com" not in html and "12345678Z" not in html
+
+
+def test_public_registration_form_registers_and_redirects_to_the_list():
+    t = TournamentFactory()
+    response = Client().post(
+        f"/torneos/{t.slug}/inscripcion/",
+        {
+            "name": "Los Txikis",
+            "p1_first_name": "Mikel",
+            "p1_last_name": "Urrutia",
+            "p2_first_name": "Ane",
+            "p2_last_name": "Olano",
+            "p2_email": "ane@example.com",
+        },
+        follow=True,
+    )
+    html = response.content.decode()
+    assert "Pareja Los Txikis inscrita con el número 1." in html
+    assert Pair.objects.get(tournament=t).source == Pair.Source.PUBLIC_FORM
+
+
+def test_public_registration_bad_input_shows_spanish_messages_on_the_fields_and_writes_nothing():
+    t = TournamentFactory()
+    make_pair(t, players=[PlayerData("Rosa", "Paz"), player_data(2)])
+    response = Client().post(
+        f"/torneos/{t.slug}/inscripcion/",
+        {
+            "p1_first_name": "Rosa",
+            "p1_last_name": "PAZ",
+            "p1_id_document": "12345678A",
+            "p2_first_name": "Luis",
+            "p2_last_name": "",
+            "p2_phone": "abc",
+        },
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    found = errors_in(html)
+    assert "Este campo es requerido." in found  # p2 last name (Django's own Spanish message)
+    response = Client().post(
+        f"/torneos/{t.slug}/inscripcion/",
+        {
+            "p1_first_name": "Rosa",
+            "p1_last_name": "PAZ",
+            "p1_id_document": "12345678A",
+            "p2_first_name": "Luis",
+            "p2_last_name": "Gil",
+            "p2_phone": "abc",
+        },
+    )
+    found = errors_in(response.content.decode())
+    assert "Jugador 1: la letra del DNI no es correcta." in found
+    assert any(m.startswith("Jugador 2: el teléfono") for m in found)
+    assert Pair.objects.filter(tournament=t).count() == 1
+
+
+def test_public_registration_when_closed():
+    t = TournamentFactory(status=Tournament.Status.REGISTRATION_CLOSED)
+    response = Client().post(f"/torneos/{t.slug}/inscripcion/", {"p1_first_name": "A"})
+    assert "Inscripción cerrada" in response.content.decode()
+    assert not Pair.objects.exists()
+
+
+def test_trio_form_shows_a_third_optional_player_amm_5_8_e():
+    assert (
+        "p3_first_name"
+        not in Client().get(f"/torneos/{TournamentFactory().slug}/inscripcion/").content.decode()
+    )
+    html = Client().get(f"/torneos/{TournamentFactory(allow_trios=True).slug}/inscripcion/").content.decode()
+    assert "p3_first_name" in html and "opcional: tríos" in html
+
+
+def test_mesa_checks_in_with_json_without_reloading():
+    t = TournamentFactory()
+    pair = make_pair(t)
+    client = Client()
+    client.force_login(grant(UserFactory(), t, "control"))
+    url = f"/torneos/{t.slug}/gestion/parejas/{pair.number}/presencia/"
+    response = client.post(url, {"present": "1"}, HTTP_ACCEPT="application/json")
+    assert response.status_code == 200 and re.fullmatch(r"\d\d:\d\d", response.json()["checked_in_at"])
+    response = client.post(url, {"present": "0"}, HTTP_ACCEPT="application/json")
+    assert response.json()["checked_in_at"] is None
+
+
+def test_check_in_error_is_json_for_the_script():
+    t = TournamentFactory(max_pairs=1)
+    make_pair(t)
+    waiting = make_pair(t)
+    client = Client()
+    client.force_login(grant(UserFactory(), t, "control"))
+    response = client.post(
+        f"/torneos/{t.slug}/gestion/parejas/{waiting.number}/presencia/",
+        {"present": "1"},
+        HTTP_ACCEPT="application/json",
+    )
+    assert response.status_code == 400 and "lista de espera" in response.json()["error"]
+
+
+def test_csv_import_page_lists_bad_rows():
+    t = TournamentFactory()
+    client = Client()
+    client.force_login(grant(UserFactory(), t, "control"))
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("p.csv", b"nombre_1;apellidos_1;nombre_2;apellidos_2\nAna;;Luis;Gil\n")
+    response = client.post(f"/torneos/{t.slug}/gestion/importar/", {"file": upload})
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "No se ha importado nada" in html and "apellidos_1" in html and "<td>2</td>" in html
+    upload = SimpleUploadedFile("p.xlsx", b"binary")
+    response = client.post(f"/torneos/{t.slug}/gestion/importar/", {"file": upload})
+    assert "El archivo debe ser un CSV" in response.content.decode()
+
+
+def test_withdraw_next_parameter_cannot_redirect_off_site():
+    t = TournamentFactory()
+    pair = make_pair(t)
+    client = Client()
+    client.force_login(grant(UserFactory(), t, "control"))
+    response = client.post(
+        f"/torneos/{t.slug}/parejas/{pair.number}/retirar/", {"next": "https://evil.example/"}
+    )
+    assert response["Location"] == f"/torneos/{t.slug}/"
+
+
+def test_language_switch_to_english():
+    t = TournamentFactory()
+    client = Client()
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    html = client.get(f"/torneos/{t.slug}/parejas/").content.decode()
+    assert 'lang="en"' in html
+
+
+def test_custom_404_in_spanish():
+    response = Client().get("/torneos/no-existe/")
+    assert response.status_code == 404
+    assert "Página no encontrada" in response.content.decode()
