@@ -11,6 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -323,4 +324,4 @@ class WorkerHeartbeat(models.Model):
         verbose_name_plural = _("latidos de tareas programadas")
 
     def __str__(self) -> str:
-        return f"{self.name} @ {self.beat_at:%H:%M:%S}"
+        return f"{self.name} @ {timezone.localtime(self.beat_at):%H:%M:%S}"
