@@ -1,0 +1,84 @@
+"""Groups then bracket, first half: drawn round-robin groups (liguillas) and their schedule.
+
+``allocate_groups`` draws the pairs into G groups of near-equal size (sizes differ by at most one)
+with the published seed, so the allocation is verifiable like any draw (AMM 5.5).
+``round_robin`` is the circle (Berger) method: one pair stays put and the others rotate, so every
+two pairs of the group meet exactly once; an odd group gets an empty seat, and whoever faces it has
+the exenta that round — each pair exactly once, so nobody has a second exenta before the others
+(AMM 5.6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from torneo.draws.errors import DrawUserError
+from torneo.draws.problem import PairId, id_key, show
+from torneo.draws.rng import DrawRandom
+
+
+@dataclass(frozen=True)
+class RoundRobinRound:
+    """One round of a liguilla: its matches and the pair with the exenta (odd groups)."""
+
+    matches: tuple[tuple[PairId, PairId], ...]
+    bye: PairId | None
+
+
+def _distinct(pairs: Sequence[PairId]) -> list[PairId]:
+    seen: set[PairId] = set()
+    for pair in pairs:
+        if pair in seen:
+            raise DrawUserError(f"La pareja {show(pair)} aparece dos veces.")
+        seen.add(pair)
+    return sorted(seen, key=id_key)
+
+
+def allocate_groups(
+    pairs: Sequence[PairId], *, group_count: int, seed: str
+) -> tuple[tuple[PairId, ...], ...]:
+    """Draw the pairs into ``group_count`` liguillas of near-equal size.
+
+    The pairs are sorted canonically, shuffled with ``DrawRandom(seed)`` (Fisher–Yates, see
+    ``torneo.draws.rng``), and dealt like cards: position i goes to group ``i mod G``. Each group is
+    returned sorted; group 0 gets the extra pairs when the count does not divide evenly.
+    """
+    members = _distinct(pairs)
+    if group_count < 1:
+        raise DrawUserError(f"Hace falta al menos un grupo (se pidieron {group_count}).")
+    if len(members) < 2 * group_count:
+        raise DrawUserError(
+            f"Con {len(members)} parejas no se pueden formar {group_count} grupos de al menos dos parejas."
+        )
+    DrawRandom(seed).shuffle(members)
+    groups: list[list[PairId]] = [[] for _ in range(group_count)]
+    for i, pair in enumerate(members):
+        groups[i % group_count].append(pair)
+    return tuple(tuple(sorted(group, key=id_key)) for group in groups)
+
+
+def round_robin(members: Sequence[PairId]) -> tuple[RoundRobinRound, ...]:
+    """The full schedule of one liguilla by the circle method (n-1 rounds, or n if n is odd)."""
+    seats: list[PairId | None] = list(_distinct(members))
+    if len(seats) < 2:
+        raise DrawUserError("Una liguilla necesita al menos dos parejas.")
+    if len(seats) % 2:
+        seats.append(None)  # the empty seat: facing it is the exenta, once per pair (AMM 5.6)
+    size = len(seats)
+    rounds: list[RoundRobinRound] = []
+    for _ in range(size - 1):
+        matches: list[tuple[PairId, PairId]] = []
+        bye: PairId | None = None
+        for i in range(size // 2):
+            a, b = seats[i], seats[size - 1 - i]
+            if a is None:
+                bye = b
+            elif b is None:
+                bye = a
+            else:
+                matches.append((a, b))
+        rounds.append(RoundRobinRound(tuple(matches), bye))
+        # Keep seat 0, rotate the others one step clockwise.
+        seats = [seats[0], seats[-1], *seats[1:-1]]
+    return tuple(rounds)
