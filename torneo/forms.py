@@ -120,6 +120,20 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             "entry_fee",
             "status",
             "listed",
+            "format",
+            "max_losses",
+            "same_losses",
+            "repesca_until_round",
+            "pool_b_max_losses",
+            "repesca_reentry_round",
+            "swiss_rounds",
+            "group_count",
+            "group_qualifiers",
+            "final_phase_from_round",
+            "first_table_number",
+            "results_double_check",
+            "points_per_win",
+            "tiebreaks",
         ]
         widgets = {
             "start_date": DateInput(),
@@ -132,9 +146,7 @@ class SessionForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Session
         fields = ["name", "starts_at", "courtesy_minutes"]
-        widgets = {
-            "starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
-        }
+        widgets = {"starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")}
 
 
 class RoleForm(forms.Form):

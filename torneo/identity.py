@@ -42,9 +42,7 @@ def validate_document(document: str) -> None:
             raise ValidationError(_("La letra del NIE no es correcta."), code="nie_letter")
         return
     if not re.fullmatch(r"[A-Z0-9]{5,20}", document):
-        raise ValidationError(
-            _("El documento debe tener entre 5 y 20 letras o cifras."), code="document_format"
-        )
+        raise ValidationError(_("El documento debe tener entre 5 y 20 letras o cifras."), code="document_format")
 
 
 def identity_key(*, document: str, first_name: str, last_name: str) -> str:

@@ -31,6 +31,7 @@ class Action(StrEnum):
     RESULTS_OVERRIDE = "results.override"  # change a locked round's results (AMM 3.18)
     CLOCKS_MANAGE = "clocks.manage"
     INCIDENTS_MANAGE = "incidents.manage"
+    HANDS_RECORD = "hands.record"  # recorded hands of any match (the players of a match: their own)
 
 
 _O, _C, _J = Role.ORGANIZER, Role.CONTROL, Role.JUEZ
@@ -49,6 +50,7 @@ MATRIX: dict[Action, frozenset[str]] = {
     Action.RESULTS_OVERRIDE: frozenset({_O}),
     Action.CLOCKS_MANAGE: frozenset({_O, _J}),
     Action.INCIDENTS_MANAGE: frozenset({_O, _J}),
+    Action.HANDS_RECORD: frozenset({_O, _C, _J}),
 }
 
 

@@ -28,11 +28,7 @@ def tournaments_visible_to(user) -> QuerySet[Tournament]:  # type: ignore[no-unt
 
 
 def tournaments_managed_by(user) -> QuerySet[Tournament]:  # type: ignore[no-untyped-def]
-    qs = (
-        Tournament.objects.all()
-        if user.is_superuser
-        else Tournament.objects.filter(roles__user=user).distinct()
-    )
+    qs = Tournament.objects.all() if user.is_superuser else Tournament.objects.filter(roles__user=user).distinct()
     return qs.annotate(
         pair_count=Count("pairs", filter=Q(pairs__status=Pair.Status.CONFIRMED), distinct=True)
     ).order_by("-start_date", "name")
@@ -78,7 +74,22 @@ def registration_counts(tournament: Tournament) -> dict[str, int]:
 
 def staff_of(tournament: Tournament) -> QuerySet[TournamentRole]:
     return (
-        TournamentRole.objects.filter(tournament=tournament)
-        .select_related("user")
-        .order_by("role", "user__username")
+        TournamentRole.objects.filter(tournament=tournament).select_related("user").order_by("role", "user__username")
     )
+
+
+def draw_cli_inputs(draw) -> list[dict]:  # type: ignore[no-untyped-def]
+    """For a published draw, each pool's exact `python -m torneo.draws` input (AMM 5.5): anyone
+    can run it and compare with the published matches. Pool seeds are `seed/label`."""
+    from torneo.draws.manager import GROUPS_LABEL
+
+    if not draw.seed:
+        return []
+    inputs = []
+    for request in draw.requests:
+        if request["label"] == GROUPS_LABEL:
+            continue
+        line = {"seed": f"{draw.seed}/{request['label']}" if request["label"] else draw.seed}
+        line.update({k: request[k] for k in ("pairs", "history", "byes", "group") if k in request})
+        inputs.append(line)
+    return inputs

@@ -24,6 +24,12 @@ tournament_patterns = [
     path("gestion/parejas/<int:number>/retirar/", manage.pair_withdraw_staff, name="manage_pair_withdraw"),
     path("gestion/importar/", manage.pairs_import, name="manage_pairs_import"),
     path("gestion/exportar.csv", manage.pairs_export, name="manage_pairs_export"),
+    path("live.json", public.tournament_live, name="tournament_live"),
+    # Rounds and draws (torneo/urls_rounds.py), results and standings (scoring/urls.py), the
+    # players' view and recorded hands (scoring/urls_players.py).
+    path("", include("torneo.urls_rounds")),
+    path("", include("scoring.urls")),
+    path("", include("scoring.urls_players")),
 ]
 
 urlpatterns = [

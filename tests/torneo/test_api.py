@@ -63,9 +63,7 @@ def test_api_malformed_body(control):
     t, client = control
     response = client.post(f"/api/v1/tournaments/{t.slug}/pairs/", {"players": "nada"}, format="json")
     assert response.status_code == 400 and "players" in response.json()
-    response = client.post(
-        f"/api/v1/tournaments/{t.slug}/pairs/", "{no es json", content_type="application/json"
-    )
+    response = client.post(f"/api/v1/tournaments/{t.slug}/pairs/", "{no es json", content_type="application/json")
     assert response.status_code == 400 and "JSON" in response.json()["detail"]
 
 
@@ -76,10 +74,7 @@ def test_api_stale_edit_is_a_409_conflict(control):
         "players": [{"first_name": "Ana", "last_name": "Sanz"}, {"first_name": "Luis", "last_name": "Gil"}],
         "version": 1,
     }
-    assert (
-        client.put(f"/api/v1/tournaments/{t.slug}/pairs/{pair.number}/", body, format="json").status_code
-        == 200
-    )
+    assert client.put(f"/api/v1/tournaments/{t.slug}/pairs/{pair.number}/", body, format="json").status_code == 200
     response = client.put(f"/api/v1/tournaments/{t.slug}/pairs/{pair.number}/", body, format="json")
     assert response.status_code == 409 and response.json()["code"] == "conflict"
 
@@ -90,9 +85,7 @@ def test_api_check_in_and_service_errors_are_clear(control):
     url = f"/api/v1/tournaments/{t.slug}/pairs/{pair.number}/check-in/"
     assert client.post(url).json()["checked_in_at"] is not None
     assert client.delete(url).json()["checked_in_at"] is None
-    client.post(
-        f"/api/v1/tournaments/{t.slug}/pairs/{pair.number}/withdraw/", {"reason": "enfermo"}, format="json"
-    )
+    client.post(f"/api/v1/tournaments/{t.slug}/pairs/{pair.number}/withdraw/", {"reason": "enfermo"}, format="json")
     response = client.post(url)
     assert response.status_code == 400 and "retirada" in response.json()["detail"]
     assert client.post(f"/api/v1/tournaments/{t.slug}/pairs/99/check-in/").status_code == 404
@@ -103,13 +96,9 @@ def test_api_import_reports_rows(control):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     upload = SimpleUploadedFile("p.csv", b"nombre_1;apellidos_1;nombre_2;apellidos_2\nAna;Sanz;;Gil\n")
-    response = client.post(
-        f"/api/v1/tournaments/{t.slug}/pairs/import/", {"file": upload}, format="multipart"
-    )
+    response = client.post(f"/api/v1/tournaments/{t.slug}/pairs/import/", {"file": upload}, format="multipart")
     assert response.status_code == 400
-    assert response.json()["errors"] == [
-        {"row": 2, "column": "nombre_2", "message": "Jugador 2: falta el nombre."}
-    ]
+    assert response.json()["errors"] == [{"row": 2, "column": "nombre_2", "message": "Jugador 2: falta el nombre."}]
 
 
 def test_token_authentication():
@@ -120,9 +109,7 @@ def test_token_authentication():
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     response = client.post(f"/api/v1/tournaments/{t.slug}/pairs/{make_pair(t).number}/check-in/")
     assert response.status_code == 200
-    response = APIClient().post(
-        "/api/v1/auth/token/", {"username": user.username, "password": "clave-de-prueba"}
-    )
+    response = APIClient().post("/api/v1/auth/token/", {"username": user.username, "password": "clave-de-prueba"})
     assert response.json()["token"] == token.key
 
 

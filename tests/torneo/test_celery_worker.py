@@ -65,10 +65,7 @@ def test_worker_and_beat_run_the_heartbeat(tmp_path: Path) -> None:
     t = TournamentFactory()
     client = Client()
     client.force_login(grant(UserFactory(), t, "organizer"))
-    assert (
-        "Tareas programadas (Celery): en marcha."
-        in client.get(f"/torneos/{t.slug}/gestion/").content.decode()
-    )
+    assert "Tareas programadas (Celery): en marcha." in client.get(f"/torneos/{t.slug}/gestion/").content.decode()
 
 
 def test_dashboard_warns_when_beat_never_ran() -> None:

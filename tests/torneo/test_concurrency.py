@@ -80,11 +80,7 @@ def test_many_simultaneous_registrations_get_distinct_numbers(on_postgres: None)
     t = TournamentFactory(max_pairs=5)
     results = run_together(
         *[
-            (
-                lambda n=n: pair_register(
-                    tournament=t, players=[player_data(2 * n + 10), player_data(2 * n + 11)]
-                )
-            )
+            (lambda n=n: pair_register(tournament=t, players=[player_data(2 * n + 10), player_data(2 * n + 11)]))
             for n in range(8)
         ]
     )

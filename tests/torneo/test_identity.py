@@ -22,9 +22,7 @@ def test_normalize_document():
     assert normalize_document(" 12.345.678-z ") == "12345678Z"
 
 
-@pytest.mark.parametrize(
-    "good", ["12345678Z", "00000000T", "X1234567L", "Y1234567X", "Z1234567R", "PAB123456", ""]
-)
+@pytest.mark.parametrize("good", ["12345678Z", "00000000T", "X1234567L", "Y1234567X", "Z1234567R", "PAB123456", ""])
 def test_valid_documents(good):
     validate_document(good)
 

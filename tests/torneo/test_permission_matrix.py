@@ -2,64 +2,18 @@
 role — anonymous public, a user with no role, a player of the tournament, juez, mesa de control,
 organizer, the organizer of another tournament, and a superuser. Enforced on the server."""
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
-from rest_framework.test import APIClient
 
-from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
-from torneo.models import Pair, Player, Session, TournamentRole
+from tests.factories import player_data
+from tests.torneo.conftest import CREATORS, EVERYONE, ORGANIZER, ROLES, STAFF_PAIRS, VIEWERS_PRIVATE, World
+from tests.torneo.matrix import Case, check_case, client_for
+from torneo.models import Pair
 
 pytestmark = pytest.mark.django_db
-
-ROLES = ["anonymous", "outsider", "player", "juez", "control", "organizer", "other_organizer", "superuser"]
-STAFF_PAIRS = {"control", "organizer", "superuser"}
-ORGANIZER = {"organizer", "superuser"}
-CREATORS = {"organizer", "other_organizer", "superuser"}
-EVERYONE = set(ROLES)
-VIEWERS_PRIVATE = {"juez", "control", "organizer", "superuser"}
-
-
-@dataclass
-class World:
-    tournament: Any
-    users: dict[str, Any]
-    own_pair: Pair
-    other_pair: Pair
-    session: Session
-    juez_role: TournamentRole
-
-
-@pytest.fixture
-def world() -> World:
-    t = TournamentFactory()
-    other = TournamentFactory()
-    creator = Permission.objects.get(codename="add_tournament")
-    users = {name: UserFactory(username=name) for name in ROLES if name != "anonymous"}
-    users["superuser"].is_superuser = True
-    users["superuser"].save()
-    for name in ("organizer", "other_organizer"):
-        users[name].user_permissions.add(creator)
-    grant(users["juez"], t, "juez")
-    grant(users["control"], t, "control")
-    grant(users["organizer"], t, "organizer")
-    grant(users["other_organizer"], other, "organizer")
-    own = make_pair(t, players=[player_data(1), player_data(2)])
-    Player.objects.filter(pk=own.ordered_members()[0].player_id).update(user=users["player"])
-    other_pair = make_pair(t, players=[player_data(3), player_data(4)])
-    from datetime import datetime
-    from zoneinfo import ZoneInfo
-
-    session = Session.objects.create(
-        tournament=t, name="J1", starts_at=datetime(2026, 12, 12, 10, tzinfo=ZoneInfo("Europe/Madrid"))
-    )
-    juez_role = TournamentRole.objects.get(tournament=t, user=users["juez"])
-    return World(t, users, own, other_pair, session, juez_role)
 
 
 def pair_post(n: int) -> dict[str, str]:
@@ -85,17 +39,6 @@ def pair_json(n: int) -> dict[str, Any]:
 def csv_upload() -> SimpleUploadedFile:
     body = "nombre_1;apellidos_1;nombre_2;apellidos_2\nLuz;Campos Vera;Gil;Moya Paz\n"
     return SimpleUploadedFile("parejas.csv", body.encode(), content_type="text/csv")
-
-
-@dataclass(frozen=True)
-class Case:
-    name: str
-    method: str
-    url: Callable[[World], str]
-    allowed: set[str]
-    data: Callable[[World], Any] = lambda w: {}
-    api: bool = False
-    fmt: str = "json"
 
 
 def slug(w: World) -> str:
@@ -301,43 +244,10 @@ CASES = [
 ]
 
 
-def client_for(world: World, role: str, api: bool) -> Client | APIClient:
-    client: Client | APIClient = APIClient() if api else Client()
-    if role != "anonymous":
-        client.force_login(world.users[role])
-    return client
-
-
-def was_allowed(case: Case, response: Any) -> bool:
-    assert response.status_code < 500, response.content[:500]
-    if case.api:
-        return response.status_code not in (401, 403, 404)
-    if response.status_code in (403, 404):
-        return False
-    return not (response.status_code == 302 and response["Location"].startswith("/cuenta/entrar/"))
-
-
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_permission_matrix(world: World, case: Case, role: str) -> None:
-    client = client_for(world, role, case.api)
-    kwargs: dict[str, Any] = {}
-    data = case.data(world)
-    if case.method != "get":
-        if case.api and case.fmt == "json":
-            kwargs["format"] = "json"
-        elif case.api:
-            kwargs["format"] = "multipart"
-    response = getattr(client, case.method)(case.url(world), data, **kwargs)
-    allowed = was_allowed(case, response)
-    assert allowed == (role in case.allowed), f"{case.name} as {role}: {response.status_code}"
-    if allowed and case.method != "get":
-        assert response.status_code in (200, 201, 302), (
-            case.name,
-            role,
-            response.status_code,
-            response.content[:300],
-        )
+    check_case(world, case, role)
 
 
 def test_denied_writes_change_nothing(world: World) -> None:

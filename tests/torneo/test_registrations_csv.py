@@ -83,9 +83,7 @@ def test_import_a_trio_only_when_admitted_amm_5_8_e():
     header = HEADER + ";nombre_3;apellidos_3"
     row = ";A;Uno;;;;;B;Dos;;;;;C;Tres"
     with pytest.raises(CsvImportError) as exc:
-        registrations_import_csv(
-            tournament=TournamentFactory(allow_trios=False), data=csv_bytes(row, header=header)
-        )
+        registrations_import_csv(tournament=TournamentFactory(allow_trios=False), data=csv_bytes(row, header=header))
     assert "no admite tríos" in str(exc.value)
     t = TournamentFactory(allow_trios=True)
     registrations_import_csv(tournament=t, data=csv_bytes(row, header=header))

@@ -56,8 +56,7 @@ def test_local_secret_key_is_generated_not_committed(tmp_path):
         [
             sys.executable,
             "-c",
-            "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='torneo.settings'; "
-            f"django.setup(); {code}",
+            f"import django, os; os.environ['DJANGO_SETTINGS_MODULE']='torneo.settings'; django.setup(); {code}",
         ],
         cwd=ROOT,
         env=env,

@@ -86,14 +86,10 @@ def test_raising_capacity_moves_waitlisted_pairs_up():
 
 def test_session_must_start_within_the_tournament_dates():
     t = TournamentFactory(start_date=datetime.date(2026, 12, 12), end_date=datetime.date(2026, 12, 13))
-    ok = session_save(
-        tournament=t, name="Jornada 1", starts_at=datetime.datetime(2026, 12, 12, 10, tzinfo=MADRID)
-    )
+    ok = session_save(tournament=t, name="Jornada 1", starts_at=datetime.datetime(2026, 12, 12, 10, tzinfo=MADRID))
     assert ok.pk
     with pytest.raises(ValidationError) as exc:
-        session_save(
-            tournament=t, name="Jornada 3", starts_at=datetime.datetime(2026, 12, 14, 10, tzinfo=MADRID)
-        )
+        session_save(tournament=t, name="Jornada 3", starts_at=datetime.datetime(2026, 12, 14, 10, tzinfo=MADRID))
     assert "entre el 12/12/2026 y el 13/12/2026" in exc.value.message_dict["starts_at"][0]
 
 
@@ -125,3 +121,10 @@ def test_the_last_organizer_cannot_be_removed():
     second = role_grant(tournament=t, username=UserFactory().username, role="organizer")
     role_revoke(tournament_role=only)
     assert list(TournamentRole.objects.filter(tournament=t)) == [second]
+
+
+def test_rule_set_choices_are_exactly_the_engines_presets():
+    from scoring.mus import RULE_SETS
+    from torneo.rulesets import RULE_SET_CHOICES
+
+    assert [name for name, _label in RULE_SET_CHOICES] == list(RULE_SETS)

@@ -13,9 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 def errors_in(html: str) -> list[str]:
-    return re.findall(
-        r"<li>(.*?)</li>", "".join(re.findall(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', html, re.S))
-    )
+    return re.findall(r"<li>(.*?)</li>", "".join(re.findall(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', html, re.S)))
 
 
 def test_home_lists_public_tournaments_only():
@@ -118,10 +116,7 @@ def test_public_registration_when_closed():
 
 
 def test_trio_form_shows_a_third_optional_player_amm_5_8_e():
-    assert (
-        "p3_first_name"
-        not in Client().get(f"/torneos/{TournamentFactory().slug}/inscripcion/").content.decode()
-    )
+    assert "p3_first_name" not in Client().get(f"/torneos/{TournamentFactory().slug}/inscripcion/").content.decode()
     html = Client().get(f"/torneos/{TournamentFactory(allow_trios=True).slug}/inscripcion/").content.decode()
     assert "p3_first_name" in html and "opcional: tríos" in html
 
@@ -173,9 +168,7 @@ def test_withdraw_next_parameter_cannot_redirect_off_site():
     pair = make_pair(t)
     client = Client()
     client.force_login(grant(UserFactory(), t, "control"))
-    response = client.post(
-        f"/torneos/{t.slug}/parejas/{pair.number}/retirar/", {"next": "https://evil.example/"}
-    )
+    response = client.post(f"/torneos/{t.slug}/parejas/{pair.number}/retirar/", {"next": "https://evil.example/"})
     assert response["Location"] == f"/torneos/{t.slug}/"
 
 

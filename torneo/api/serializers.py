@@ -33,6 +33,20 @@ class TournamentSerializer(serializers.ModelSerializer):
             "entry_fee",
             "status",
             "listed",
+            "format",
+            "max_losses",
+            "same_losses",
+            "repesca_until_round",
+            "pool_b_max_losses",
+            "repesca_reentry_round",
+            "swiss_rounds",
+            "group_count",
+            "group_qualifiers",
+            "final_phase_from_round",
+            "first_table_number",
+            "results_double_check",
+            "points_per_win",
+            "tiebreaks",
             "sessions",
         ]
         # Uniqueness is checked by the service (a clear message), not by a second query here.
@@ -100,9 +114,7 @@ class PairWriteSerializer(serializers.Serializer):
     )
 
     def player_data(self) -> list[PlayerData]:
-        return [
-            PlayerData(**{f: p.get(f, "") for f in PLAYER_FIELDS}) for p in self.validated_data["players"]
-        ]
+        return [PlayerData(**{f: p.get(f, "") for f in PLAYER_FIELDS}) for p in self.validated_data["players"]]
 
 
 class WithdrawSerializer(serializers.Serializer):

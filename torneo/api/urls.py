@@ -1,6 +1,6 @@
 """API v1 routes, the OpenAPI schema and its documentation pages (assets served locally)."""
 
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import SimpleRouter
@@ -23,4 +23,7 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api_schema"), name="api_redoc"),
     *router.urls,
+    path("", include("torneo.api.urls_rounds")),
+    path("", include("scoring.api.urls")),
+    path("", include("scoring.api.urls_players")),
 ]

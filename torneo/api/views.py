@@ -54,9 +54,7 @@ class TournamentViewSet(
         return selectors.tournaments_visible_to(self.request.user).prefetch_related("sessions")
 
     def get_object(self) -> Tournament:
-        tournament = get_object_or_404(
-            Tournament.objects.prefetch_related("sessions"), slug=self.kwargs["slug"]
-        )
+        tournament = get_object_or_404(Tournament.objects.prefetch_related("sessions"), slug=self.kwargs["slug"])
         if not can_view(self.request.user, tournament):
             raise Http404
         if self.action in ("update", "partial_update") and not can(
@@ -71,9 +69,7 @@ class TournamentViewSet(
         serializer.instance = tournament_create(by=self.request.user, data=dict(serializer.validated_data))
 
     def perform_update(self, serializer: TournamentSerializer) -> None:
-        serializer.instance = tournament_update(
-            tournament=serializer.instance, data=dict(serializer.validated_data)
-        )
+        serializer.instance = tournament_update(tournament=serializer.instance, data=dict(serializer.validated_data))
 
 
 class TournamentScoped:
@@ -199,9 +195,7 @@ class PairViewSet(TournamentScoped, viewsets.GenericViewSet):
                 },
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        return Response(
-            {"created": report.created, "waitlisted": report.waitlisted}, status=status.HTTP_201_CREATED
-        )
+        return Response({"created": report.created, "waitlisted": report.waitlisted}, status=status.HTTP_201_CREATED)
 
 
 class RegistrationViewSet(TournamentScoped, viewsets.GenericViewSet):

@@ -60,9 +60,7 @@ def demo_players(rng: random.Random, count: int) -> list[PlayerData]:
 
 
 @transaction.atomic
-def build_demo(
-    *, pairs: int = 56, waitlisted: int = 3, checked_in: int = 52
-) -> tuple[Tournament, list[DemoLogin]]:
+def build_demo(*, pairs: int = 56, waitlisted: int = 3, checked_in: int = 52) -> tuple[Tournament, list[DemoLogin]]:
     stored: dict[str, str] = {}
     if _logins_file().exists():
         stored = json.loads(_logins_file().read_text())
@@ -112,18 +110,14 @@ def build_demo(
         TournamentRole.objects.get_or_create(
             tournament=tournament, user=users["mesa"], role=TournamentRole.Role.CONTROL
         )
-        TournamentRole.objects.get_or_create(
-            tournament=tournament, user=users["juez"], role=TournamentRole.Role.JUEZ
-        )
+        TournamentRole.objects.get_or_create(tournament=tournament, user=users["juez"], role=TournamentRole.Role.JUEZ)
         rng = random.Random(2026)
         people = demo_players(rng, 2 * (pairs + waitlisted))
         for i in range(pairs + waitlisted):
-            pair_register(
-                tournament=tournament, players=people[2 * i : 2 * i + 2], source=Pair.Source.CONTROL
-            )
-        for pair in Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).order_by(
-            "number"
-        )[:checked_in]:
+            pair_register(tournament=tournament, players=people[2 * i : 2 * i + 2], source=Pair.Source.CONTROL)
+        for pair in Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).order_by("number")[
+            :checked_in
+        ]:
             pair_check_in(pair=pair)
         first_player = Player.objects.filter(
             memberships__pair__tournament=tournament, memberships__pair__number=1
@@ -131,7 +125,5 @@ def build_demo(
         if first_player:
             first_player.user = users["jugador"]
             first_player.save(update_fields=["user"])
-        tournament = tournament_update(
-            tournament=tournament, data={"status": Tournament.Status.REGISTRATION_CLOSED}
-        )
+        tournament = tournament_update(tournament=tournament, data={"status": Tournament.Status.REGISTRATION_CLOSED})
     return tournament, logins

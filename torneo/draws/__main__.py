@@ -33,9 +33,7 @@ from torneo.draws.errors import DrawFatalError, DrawUserError
 from torneo.draws.generator import Draw, make_draw
 from torneo.draws.verify import check_commitment, derive_seed
 
-KNOWN_KEYS = frozenset(
-    {"seed", "pairs", "history", "byes", "group", "secret", "public", "commitment", "expect"}
-)
+KNOWN_KEYS = frozenset({"seed", "pairs", "history", "byes", "group", "secret", "public", "commitment", "expect"})
 EXIT_OK, EXIT_USER, EXIT_FATAL, EXIT_MISMATCH = 0, 1, 2, 3
 
 USAGE = """Uso: python -m torneo.draws < sorteo.json

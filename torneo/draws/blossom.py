@@ -199,11 +199,7 @@ def max_weight_matching(vertex_count: int, edges: Sequence[Edge]) -> MatchingRes
                     if inblossom[j] == b:
                         i, j = j, i
                     bj = inblossom[j]
-                    if (
-                        bj != b
-                        and label[bj] == 1
-                        and (bestedgeto[bj] == -1 or slack(kk) < slack(bestedgeto[bj]))
-                    ):
+                    if bj != b and label[bj] == 1 and (bestedgeto[bj] == -1 or slack(kk) < slack(bestedgeto[bj])):
                         bestedgeto[bj] = kk
             blossombestedges[sub] = None
             bestedge[sub] = -1
@@ -477,9 +473,7 @@ def _verify_optimum(
             s += 2 * dualvar[bi]
         if s < 0:
             raise DrawFatalError("edge with negative slack")
-        if (mate[i] // 2 == k or mate[j] // 2 == k) and not (
-            mate[i] // 2 == k and mate[j] // 2 == k and s == 0
-        ):
+        if (mate[i] // 2 == k or mate[j] // 2 == k) and not (mate[i] // 2 == k and mate[j] // 2 == k and s == 0):
             raise DrawFatalError("matched edge without zero slack")
     for v in range(nvertex):
         if mate[v] < 0 and dualvar[v] != 0:

@@ -59,12 +59,7 @@ class Structure:
 def max_clean_matching_pairs(problem: Problem, vertices: Sequence[int]) -> list[tuple[int, int]]:
     """A largest rematch-free matching among ``vertices`` (meant for small sets)."""
     local = list(vertices)
-    edges = [
-        (i, j, 1)
-        for i, u in enumerate(local)
-        for j in range(i + 1, len(local))
-        if local[j] not in problem.met[u]
-    ]
+    edges = [(i, j, 1) for i, u in enumerate(local) for j in range(i + 1, len(local)) if local[j] not in problem.met[u]]
     result = max_weight_matching(len(local), edges)
     return [(local[i], local[j]) for i, j in enumerate(result.mate) if j > i]
 
@@ -108,9 +103,7 @@ def analyse(problem: Problem) -> Structure:
     groups = problem.groups()
     eligible = frozenset(problem.eligible_for_bye())
     is_robust = [robust(problem, members) for members in groups]
-    deficit = [
-        deficiency(problem, members, robust_group=r) for members, r in zip(groups, is_robust, strict=True)
-    ]
+    deficit = [deficiency(problem, members, robust_group=r) for members, r in zip(groups, is_robust, strict=True)]
     total = sum(deficit)
     parity = all(d == len(members) % 2 for d, members in zip(deficit, groups, strict=True))
 

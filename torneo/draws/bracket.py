@@ -60,9 +60,7 @@ def seeds_from_standings(standings: Sequence[Sequence[PairId]], *, qualifiers: i
     group: dict[PairId, GroupLabel] = {}
     for g, standing in enumerate(standings):
         if len(standing) < qualifiers:
-            raise DrawUserError(
-                f"El grupo {g + 1} tiene {len(standing)} parejas y se clasifican {qualifiers}."
-            )
+            raise DrawUserError(f"El grupo {g + 1} tiene {len(standing)} parejas y se clasifican {qualifiers}.")
         for pair in standing:
             if pair in group:
                 raise DrawUserError(f"La pareja {show(pair)} aparece en dos grupos.")

@@ -131,11 +131,7 @@ def _split_for_the_largest(builder: _Builder, problem: Problem, inner: list[list
     if missing <= 0:
         return True
     splittable = [
-        (g, k)
-        for g, pairs in enumerate(inner)
-        if g != top
-        for k, pair in enumerate(pairs)
-        if PHANTOM not in pair
+        (g, k) for g, pairs in enumerate(inner) if g != top for k, pair in enumerate(pairs) if PHANTOM not in pair
     ]
     if len(splittable) < missing // 2:
         return False
@@ -146,9 +142,7 @@ def _split_for_the_largest(builder: _Builder, problem: Problem, inner: list[list
     return True
 
 
-def _trade_floater(
-    builder: _Builder, problem: Problem, inner: list[list[list[int]]], cross: list[list[int]]
-) -> bool:
+def _trade_floater(builder: _Builder, problem: Problem, inner: list[list[list[int]]], cross: list[list[int]]) -> bool:
     """Let a floater in a rematch swap roles with a pair of its own group that can replace it."""
     for match in cross:
         u, v = match

@@ -225,9 +225,7 @@ def plan_repesca(
     decided: dict[str, PairId] = {}
     for label, members in pools.items():
         if len(members) >= 2:
-            requests.append(
-                _pool_request(label, members, history=history, byes=byes, same_losses=rules.same_losses)
-            )
+            requests.append(_pool_request(label, members, history=history, byes=byes, same_losses=rules.same_losses))
         elif members and not (label == POOL_REPESCA and round_number <= rules.until_round):
             # A lone pool B pair during the repesca rounds waits for the next losers to arrive.
             decided[label] = members[0].pair

@@ -35,9 +35,7 @@ def _distinct(pairs: Sequence[PairId]) -> list[PairId]:
     return sorted(seen, key=id_key)
 
 
-def allocate_groups(
-    pairs: Sequence[PairId], *, group_count: int, seed: str
-) -> tuple[tuple[PairId, ...], ...]:
+def allocate_groups(pairs: Sequence[PairId], *, group_count: int, seed: str) -> tuple[tuple[PairId, ...], ...]:
     """Draw the pairs into ``group_count`` liguillas of near-equal size.
 
     The pairs are sorted canonically, shuffled with ``DrawRandom(seed)`` (Fisher–Yates, see

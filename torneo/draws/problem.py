@@ -110,9 +110,7 @@ def build_problem(
     for raw in pairs:
         pair = _check_id(raw, "«pairs»")
         if pair in seen:
-            raise DrawUserError(
-                f"La pareja {show(pair)} aparece dos veces en la lista de parejas del sorteo."
-            )
+            raise DrawUserError(f"La pareja {show(pair)} aparece dos veces en la lista de parejas del sorteo.")
         seen.add(pair)
     if len(seen) < 2:
         raise DrawUserError(f"Hacen falta al menos dos parejas para hacer un sorteo (hay {len(seen)}).")
@@ -133,9 +131,7 @@ def build_problem(
         a = _check_id(items[0], "«history»")
         b = _check_id(items[1], "«history»")
         if a == b:
-            raise DrawUserError(
-                f"La partida {items!r} del historial enfrenta a la pareja {show(a)} consigo misma."
-            )
+            raise DrawUserError(f"La partida {items!r} del historial enfrenta a la pareja {show(a)} consigo misma.")
         if a in index and b in index:
             u, v = sorted((index[a], index[b]))
             met[u].add(v)
@@ -158,13 +154,9 @@ def build_problem(
         for raw, label in group.items():
             pair = _check_id(raw, "«group»")
             if pair not in index:
-                raise DrawUserError(
-                    f"El grupo indicado para {show(pair)} no corresponde a ninguna pareja del sorteo."
-                )
+                raise DrawUserError(f"El grupo indicado para {show(pair)} no corresponde a ninguna pareja del sorteo.")
             if isinstance(label, bool) or not isinstance(label, int | str):
-                raise DrawUserError(
-                    f"El grupo de {show(pair)} debe ser un texto o un número entero, no {label!r}."
-                )
+                raise DrawUserError(f"El grupo de {show(pair)} debe ser un texto o un número entero, no {label!r}.")
             labels[index[pair]] = label
     numbering = {label: g for g, label in enumerate(sorted(set(labels.values()), key=id_key))}
     next_free = len(numbering)

@@ -7,6 +7,7 @@ database can enforce, and small derived properties.
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -19,6 +20,12 @@ from torneo.rulesets import DEFAULT_RULE_SET, RULE_SET_CHOICES
 
 
 class Tournament(models.Model):
+    class Format(models.TextChoices):
+        CEROS = "ceros", _("A N ceros (eliminatoria con sorteo en cada ronda)")
+        REPESCA = "repesca", _("A N ceros con repesca (grupo B)")
+        SWISS = "swiss", _("Sistema suizo")
+        GROUPS = "groups", _("Liguillas y cuadro final")
+
     class Status(models.TextChoices):
         DRAFT = "draft", _("Borrador")
         REGISTRATION_OPEN = "open", _("Inscripción abierta")
@@ -32,9 +39,7 @@ class Tournament(models.Model):
     description = models.TextField(_("descripción"), blank=True)
     start_date = models.DateField(_("fecha de inicio"))
     end_date = models.DateField(_("fecha de fin"))
-    rule_set = models.CharField(
-        _("reglamento"), max_length=30, choices=RULE_SET_CHOICES, default=DEFAULT_RULE_SET
-    )
+    rule_set = models.CharField(_("reglamento"), max_length=30, choices=RULE_SET_CHOICES, default=DEFAULT_RULE_SET)
     # AMM 1.7.a: juegos per partida as each tournament says (3 or 4 usual), juegos to 40 tantos.
     games_to_win = models.PositiveSmallIntegerField(
         _("juegos para ganar la partida"),
@@ -45,6 +50,68 @@ class Tournament(models.Model):
         _("tantos por juego"),
         default=40,
         choices=[(40, "40"), (30, "30"), (25, "25")],
+    )
+    # The format and its parameters (torneo.draws.formats plans each round from them).
+    format = models.CharField(_("formato"), max_length=10, choices=Format.choices, default=Format.CEROS)
+    max_losses = models.PositiveSmallIntegerField(
+        _("ceros para quedar eliminado"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(9)],
+        help_text=_("A N ceros: una pareja queda fuera al perder N partidas (1 = eliminatoria directa)."),
+    )
+    same_losses = models.BooleanField(
+        _("emparejar por número de derrotas"),
+        default=False,
+        help_text=_("Si es posible, se enfrentan parejas con las mismas derrotas."),
+    )
+    repesca_until_round = models.PositiveSmallIntegerField(
+        _("repesca: perdedores hasta la ronda"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Las parejas que pierden por primera vez hasta esta ronda pasan al grupo B."),
+    )
+    pool_b_max_losses = models.PositiveSmallIntegerField(
+        _("repesca: derrotas para quedar fuera del grupo B"),
+        default=2,
+        validators=[MinValueValidator(1), MaxValueValidator(9)],
+    )
+    repesca_reentry_round = models.PositiveSmallIntegerField(
+        _("repesca: ronda de reenganche al grupo A"),
+        null=True,
+        blank=True,
+        help_text=_("Vacío: el grupo B sigue aparte, con sus propios premios."),
+    )
+    swiss_rounds = models.PositiveSmallIntegerField(
+        _("rondas del suizo"), null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(30)]
+    )
+    group_count = models.PositiveSmallIntegerField(
+        _("número de liguillas"), null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(256)]
+    )
+    group_qualifiers = models.PositiveSmallIntegerField(
+        _("clasificados por liguilla"), default=2, validators=[MinValueValidator(1), MaxValueValidator(16)]
+    )
+    # AMM 5.8.d: the rondas finales have no suplentes; from this round on the bracket is fixed.
+    final_phase_from_round = models.PositiveSmallIntegerField(
+        _("rondas finales desde la ronda"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Desde esta ronda: cuadro fijo y sin suplentes (AMM 5.8.d). Vacío: sin fase final."),
+    )
+    first_table_number = models.PositiveSmallIntegerField(_("número de la primera mesa"), default=1)
+    # Results: a second person confirms each acta (like the losing pair's signature, AMM 3.16).
+    results_double_check = models.BooleanField(
+        _("doble comprobación de resultados"),
+        default=False,
+        help_text=_("Cada resultado lo confirma otra persona (o la pareja perdedora desde su móvil)."),
+    )
+    points_per_win = models.PositiveSmallIntegerField(_("puntos por partida ganada"), default=1)
+    tiebreaks = models.CharField(
+        _("orden de desempate"),
+        max_length=100,
+        default="juegos,tantos,buchholz,head_to_head",
+        help_text=_("Separados por comas: juegos, tantos, buchholz, head_to_head, wins."),
     )
     max_pairs = models.PositiveIntegerField(
         _("máximo de parejas"),
@@ -78,8 +145,11 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(_("creado"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modificado"), auto_now=True)
+    # Bumped whenever something players watch changes (a draw published, a result confirmed): the
+    # public pages poll it and refresh themselves without reloading (torneo.services.live).
+    live_version = models.PositiveIntegerField(default=0, editable=False)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(excluded_fields=["live_version", "updated_at"])
 
     class Meta:
         verbose_name = _("torneo")
@@ -98,6 +168,38 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournament_detail", kwargs={"slug": self.slug})
+
+    def clean(self) -> None:
+        """Each format needs its own parameters; say which one is missing, on its field."""
+        errors: dict[str, str] = {}
+        if self.format == self.Format.REPESCA:
+            if not self.repesca_until_round:
+                errors["repesca_until_round"] = _(
+                    "La repesca necesita la última ronda cuyos perdedores van al grupo B."
+                )
+            elif self.repesca_reentry_round is not None and self.repesca_reentry_round <= self.repesca_until_round:
+                errors["repesca_reentry_round"] = _("El reenganche debe ser posterior a la última ronda con repesca.")
+        if self.format == self.Format.SWISS and not self.swiss_rounds:
+            errors["swiss_rounds"] = _("Indica cuántas rondas tiene el suizo.")
+        if self.format == self.Format.GROUPS and not self.group_count:
+            errors["group_count"] = _("Indica cuántas liguillas se forman.")
+        if (
+            self.format == self.Format.REPESCA
+            and self.final_phase_from_round
+            and self.repesca_reentry_round
+            and self.final_phase_from_round < self.repesca_reentry_round
+        ):
+            errors["final_phase_from_round"] = _("Con reenganche, la fase final empieza en el reenganche o después.")
+        from scoring.standings import TIEBREAKS
+
+        unknown = [t for t in self.tiebreaks.split(",") if t.strip() and t.strip() not in TIEBREAKS]
+        if unknown:
+            errors["tiebreaks"] = _("Desempates desconocidos: %(t)s. Válidos: %(v)s.") % {
+                "t": ", ".join(unknown),
+                "v": ", ".join(TIEBREAKS),
+            }
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def is_visible_to_public(self) -> bool:
@@ -144,9 +246,7 @@ class TournamentRole(models.Model):
         CONTROL = "control", _("Mesa de control")
         JUEZ = "juez", _("Juez")
 
-    tournament = models.ForeignKey(
-        Tournament, verbose_name=_("torneo"), on_delete=models.CASCADE, related_name="roles"
-    )
+    tournament = models.ForeignKey(Tournament, verbose_name=_("torneo"), on_delete=models.CASCADE, related_name="roles")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("usuario"),
@@ -226,9 +326,7 @@ class Pair(models.Model):
         CSV = "csv", _("Importación CSV")
         API = "api", _("API")
 
-    tournament = models.ForeignKey(
-        Tournament, verbose_name=_("torneo"), on_delete=models.CASCADE, related_name="pairs"
-    )
+    tournament = models.ForeignKey(Tournament, verbose_name=_("torneo"), on_delete=models.CASCADE, related_name="pairs")
     # The pair's number in this tournament (1, 2, ...), in order of registration: what the mesa
     # de control and the wall sheets call it.
     number = models.PositiveIntegerField(_("número"), editable=False)
@@ -240,6 +338,12 @@ class Pair(models.Model):
     checked_in_at = models.DateTimeField(_("presente desde"), null=True, blank=True)
     withdrawn_at = models.DateTimeField(_("retirada el"), null=True, blank=True)
     notes = models.TextField(_("notas de la organización"), blank=True)
+    fixed_table = models.PositiveSmallIntegerField(
+        _("mesa fija"),
+        null=True,
+        blank=True,
+        help_text=_("Para una pareja que debe jugar siempre en la misma mesa (p. ej. accesibilidad)."),
+    )
     players = models.ManyToManyField(Player, through="PairMember", related_name="pairs")
     # Bumped on every change: lets forms and the API refuse a stale edit (optimistic locking).
     version = models.PositiveIntegerField(default=1)
@@ -283,9 +387,7 @@ class PairMember(models.Model):
     """A player in a pair. `identity_key` makes 'one person, one pair per tournament' a DB rule."""
 
     pair = models.ForeignKey(Pair, verbose_name=_("pareja"), on_delete=models.CASCADE, related_name="members")
-    player = models.ForeignKey(
-        Player, verbose_name=_("jugador"), on_delete=models.PROTECT, related_name="memberships"
-    )
+    player = models.ForeignKey(Player, verbose_name=_("jugador"), on_delete=models.PROTECT, related_name="memberships")
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+", editable=False)
     position = models.PositiveSmallIntegerField(_("orden"), validators=[MinValueValidator(1)])
     # "doc:<DOCUMENT>" when the document is known, else "name:<normalised name>". Released (set to

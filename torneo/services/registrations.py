@@ -73,9 +73,7 @@ def _player_label(index: int) -> str:
     return _("Jugador %(n)d") % {"n": index + 1}
 
 
-def _clean_players(
-    players: Sequence[PlayerData], tournament: Tournament, errors: _Errors
-) -> list[PlayerData]:
+def _clean_players(players: Sequence[PlayerData], tournament: Tournament, errors: _Errors) -> list[PlayerData]:
     cleaned = [p.cleaned() for p in players]
     needed_max = tournament.max_players_per_pair
     if len(cleaned) < 2:
@@ -114,9 +112,7 @@ def _clean_players(
             try:
                 validate_email(p.email)
             except ValidationError:
-                errors.add(
-                    f"players.{i}.email", _("%(who)s: el correo electrónico no es válido.") % {"who": label}
-                )
+                errors.add(f"players.{i}.email", _("%(who)s: el correo electrónico no es válido.") % {"who": label})
         if p.phone and not _looks_like_phone(p.phone):
             errors.add(
                 f"players.{i}.phone",
@@ -176,9 +172,7 @@ class RegistrationBook:
             )
         )
         self._registered = [
-            _Registered(
-                m.pair_id, m.pair.name or m.player.full_name, m.player.id_document, m.player.normalized_name
-            )
+            _Registered(m.pair_id, m.pair.name or m.player.full_name, m.player.id_document, m.player.normalized_name)
             for m in members
         ]
         self.confirmed = Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).count()
@@ -274,15 +268,8 @@ def _player_for(data: PlayerData, *, update_contact: bool) -> Player:
     )
 
 
-def _create_pair(
-    *, tournament: Tournament, players: Sequence[PlayerData], name: str, source: str, status: str
-) -> Pair:
-    last = (
-        Pair.objects.filter(tournament=tournament)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-    )
+def _create_pair(*, tournament: Tournament, players: Sequence[PlayerData], name: str, source: str, status: str) -> Pair:
+    last = Pair.objects.filter(tournament=tournament).order_by("-number").values_list("number", flat=True).first()
     pair = Pair.objects.create(
         tournament=tournament,
         number=(last or 0) + 1,
@@ -355,9 +342,7 @@ def pairs_register_many(
         for name, cleaned in checked:
             status = Pair.Status.CONFIRMED if _has_room(locked, confirmed) else Pair.Status.WAITLISTED
             confirmed += status == Pair.Status.CONFIRMED
-            created.append(
-                _create_pair(tournament=locked, players=cleaned, name=name, source=source, status=status)
-            )
+            created.append(_create_pair(tournament=locked, players=cleaned, name=name, source=source, status=status))
         return created
 
 
@@ -387,9 +372,7 @@ def pair_update(
         if tournament.status == Tournament.Status.FINISHED:
             raise TournamentError(_("El torneo ha terminado: ya no se pueden cambiar las parejas."))
         book = RegistrationBook(tournament)
-        cleaned = validate_pair(
-            tournament=tournament, players=players, name=name, book=book, ignore_pair_id=current.pk
-        )
+        cleaned = validate_pair(tournament=tournament, players=players, name=name, book=book, ignore_pair_id=current.pk)
         old_members = list(current.members.select_related("player"))
         current.members.all().delete()
         for i, data in enumerate(cleaned):
@@ -428,9 +411,7 @@ def pair_withdraw(*, pair: Pair, reason: str = "") -> Pair | None:
         current.withdrawn_at = timezone.now()
         current.checked_in_at = None
         if reason:
-            current.notes = (current.notes + "\n" if current.notes else "") + _("Retirada: %(r)s") % {
-                "r": reason
-            }
+            current.notes = (current.notes + "\n" if current.notes else "") + _("Retirada: %(r)s") % {"r": reason}
         current.version = F("version") + 1
         current.save(update_fields=["status", "withdrawn_at", "checked_in_at", "notes", "version"])
         current.members.update(identity_key=None)
@@ -473,9 +454,7 @@ def pair_check_in(*, pair: Pair) -> Pair:
                 code="waitlisted",
             )
         if current.status != Pair.Status.CONFIRMED:
-            raise TournamentError(
-                _("La pareja está retirada: no puede confirmar presencia."), code="inactive"
-            )
+            raise TournamentError(_("La pareja está retirada: no puede confirmar presencia."), code="inactive")
         if current.tournament.status == Tournament.Status.FINISHED:
             raise TournamentError(_("El torneo ha terminado."), code="finished")
         if current.checked_in_at is None:

@@ -143,9 +143,7 @@ def registrations_import_csv(*, tournament: Tournament, data: bytes) -> ImportRe
         if key is not None:
             columns[position] = key
     present = set(columns.values())
-    missing = [
-        _column_name(f, i) for i in (0, 1) for f in ("first_name", "last_name") if (f, i) not in present
-    ]
+    missing = [_column_name(f, i) for i in (0, 1) for f in ("first_name", "last_name") if (f, i) not in present]
     if missing:
         raise CsvImportError(
             [RowError(1, col, _("Falta la columna obligatoria «%(col)s».") % {"col": col}) for col in missing]

@@ -31,6 +31,20 @@ TOURNAMENT_FIELDS = (
     "entry_fee",
     "status",
     "listed",
+    "format",
+    "max_losses",
+    "same_losses",
+    "repesca_until_round",
+    "pool_b_max_losses",
+    "repesca_reentry_round",
+    "swiss_rounds",
+    "group_count",
+    "group_qualifiers",
+    "final_phase_from_round",
+    "first_table_number",
+    "results_double_check",
+    "points_per_win",
+    "tiebreaks",
 )
 
 

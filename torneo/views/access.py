@@ -34,8 +34,6 @@ def login_redirect(request: HttpRequest) -> HttpResponse:
 def safe_next(request: HttpRequest, default: str) -> str:
     """The 'next' address from the form when it points into this site; never an open redirect."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
-        target, {request.get_host()}, require_https=request.is_secure()
-    ):
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
         return target
     return default

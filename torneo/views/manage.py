@@ -200,13 +200,10 @@ def pair_new(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(
                 request,
-                _("Pareja %(n)d · %(p)s: %(s)s.")
-                % {"n": pair.number, "p": pair, "s": pair.get_status_display()},
+                _("Pareja %(n)d · %(p)s: %(s)s.") % {"n": pair.number, "p": pair, "s": pair.get_status_display()},
             )
             return redirect("manage_pair_new" if "otra" in request.POST else "manage_pairs", slug=slug)
-    return render(
-        request, "torneo/manage/pair_form.html", {"tournament": tournament, "form": form, "pair": None}
-    )
+    return render(request, "torneo/manage/pair_form.html", {"tournament": tournament, "form": form, "pair": None})
 
 
 def pair_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -219,9 +216,7 @@ def pair_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         except ValueError:
             version = None
         try:
-            pair_update(
-                pair=pair, players=form.players(), name=form.cleaned_data["name"], expected_version=version
-            )
+            pair_update(pair=pair, players=form.players(), name=form.cleaned_data["name"], expected_version=version)
         except ValidationError as exc:
             attach_errors(form, exc)
         except TournamentError as exc:
@@ -284,9 +279,7 @@ def pairs_import(request: HttpRequest, slug: str) -> HttpResponse:
             report = registrations_import_csv(tournament=tournament, data=form.cleaned_data["file"].read())
         except CsvImportError as exc:
             row_errors = exc.errors
-            form.add_error(
-                None, _("No se ha importado nada: corrige estas filas y vuelve a subir el archivo.")
-            )
+            form.add_error(None, _("No se ha importado nada: corrige estas filas y vuelve a subir el archivo."))
         except TournamentError as exc:
             form.add_error(None, str(exc))
         else:
@@ -306,8 +299,6 @@ def pairs_import(request: HttpRequest, slug: str) -> HttpResponse:
 
 def pairs_export(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug, Action.PAIRS_MANAGE)
-    response = HttpResponse(
-        registrations_export_csv(tournament=tournament), content_type="text/csv; charset=utf-8"
-    )
+    response = HttpResponse(registrations_export_csv(tournament=tournament), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="inscripciones-{tournament.slug}.csv"'
     return response

@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -36,9 +36,7 @@ def _my_pairs(request: HttpRequest, tournament) -> list[Pair]:  # type: ignore[n
     if not request.user.is_authenticated:
         return []
     return list(
-        selectors.pairs_with_players()
-        .filter(tournament=tournament, members__player__user=request.user)
-        .distinct()
+        selectors.pairs_with_players().filter(tournament=tournament, members__player__user=request.user).distinct()
     )
 
 
@@ -100,3 +98,11 @@ def pair_withdraw_view(request: HttpRequest, slug: str, number: int) -> HttpResp
         if promoted:
             messages.info(request, _("La pareja %(p)s sube de la lista de espera.") % {"p": promoted})
     return redirect(safe_next(request, tournament.get_absolute_url()))
+
+
+def tournament_live(request: HttpRequest, slug: str) -> JsonResponse:
+    """The tournament's live version: public pages poll it (static/js/live.js), cheaply."""
+    tournament = tournament_for(request, slug)
+    response = JsonResponse({"version": tournament.live_version})
+    response["Cache-Control"] = "no-store"
+    return response

@@ -8,9 +8,7 @@ from torneo.demo.build import build_demo
 
 
 class Command(BaseCommand):
-    help = (
-        "Crea (si no existe) el torneo de demostración y los usuarios de cada función, e imprime sus accesos."
-    )
+    help = "Crea (si no existe) el torneo de demostración y los usuarios de cada función, e imprime sus accesos."
 
     def handle(self, *args: Any, **options: Any) -> None:
         tournament, logins = build_demo()

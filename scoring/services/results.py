@@ -1,0 +1,283 @@
+"""Entering, confirming and correcting match results (actas).
+
+Every submission is a new version (never an update), so nothing typed is ever lost. Entry and
+correction lock the match row (select_for_update) and compare the version the person saw with the
+latest one: of two people typing the same table at once, one wins and the other gets a clear
+conflict (409), on PostgreSQL as anywhere. With the tournament's double check on, a result counts
+only once a second person — or a player of the losing pair, like the signature of AMM 3.16 —
+confirms it; nobody confirms their own entry. Once the next round's draw is published the result
+is final (AMM 3.18) except for the organizer, with a reason that stays on record.
+"""
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.models import ResultSubmission
+from torneo.errors import Conflict, NotAllowed, TournamentError
+from torneo.models import Match, Pair, Round
+from torneo.permissions import Action, can, is_member_of
+from torneo.services.live import live_bump
+
+Outcome = Match.Outcome
+SUBMITTABLE = (Outcome.PLAYED, Outcome.WALKOVER, Outcome.RETIRED, Outcome.DOUBLE_LOSS, Outcome.RULING)
+
+
+def is_locked(match: Match) -> bool:
+    """AMM 3.18: once the next round's draw is published, the result that stands is final."""
+    return Round.objects.filter(
+        tournament_id=match.round.tournament_id, number__gt=match.round.number, status=Round.Status.PUBLISHED
+    ).exists()
+
+
+def _errors(**by_field: str) -> ValidationError:
+    return ValidationError({k: v for k, v in by_field.items() if v})
+
+
+def clean_result(
+    *,
+    match: Match,
+    outcome: str,
+    games_a: int | None,
+    games_b: int | None,
+    winner: Pair | None,
+    tantos: Sequence[Sequence[int]] = (),
+) -> dict[str, Any]:
+    """Check a result against the match and the tournament's juegos (AMM 1.7.a); return the
+    normalised values. Errors are keyed by field, in Spanish."""
+    tournament = match.round.tournament
+    target = tournament.games_to_win
+    if match.is_bye:
+        raise TournamentError(_("Una exenta no tiene resultado que anotar: la pareja pasa de ronda."), code="bye")
+    if outcome not in SUBMITTABLE:
+        raise _errors(outcome=_("Resultado no válido."))
+    pairs = {match.pair_a_id: "a", match.pair_b_id: "b"}
+    if winner is not None and winner.pk not in pairs:
+        raise _errors(winner=_("La ganadora debe ser una de las dos parejas de la mesa."))
+    for name, value in (("games_a", games_a), ("games_b", games_b)):
+        if value is not None and not (0 <= value <= target):
+            raise _errors(**{name: _("Los juegos van de 0 a %(g)d (partida a %(g)d juegos ganados).") % {"g": target}})
+    if outcome == Outcome.PLAYED:
+        if games_a is None or games_b is None:
+            raise _errors(games_a=_("Indica los juegos de cada pareja."))
+        if sorted((games_a, games_b))[1] != target or games_a == games_b:
+            raise _errors(
+                games_a=_(
+                    "Una partida a %(g)d juegos ganados termina cuando una pareja llega a %(g)d "
+                    "(p. ej. %(g)d-1); %(a)d-%(b)d no es un resultado posible."
+                )
+                % {"g": target, "a": games_a, "b": games_b}
+            )
+        derived = match.pair_a if games_a == target else match.pair_b
+        if winner is not None and winner.pk != derived.pk:
+            raise _errors(winner=_("La ganadora no coincide con los juegos."))
+        winner = derived
+    elif outcome == Outcome.DOUBLE_LOSS:
+        if winner is not None:
+            raise _errors(winner=_("Si pierden las dos parejas no hay ganadora."))
+        if target in (games_a, games_b):
+            raise _errors(games_a=_("Con una pareja en %(g)d juegos la partida ya tenía ganadora.") % {"g": target})
+    else:  # walkover, retirement, juez's ruling: the winner must be named
+        if winner is None:
+            raise _errors(winner=_("Indica qué pareja gana la partida."))
+        if games_a is None and games_b is None:
+            games_a, games_b = (target, 0) if winner.pk == match.pair_a_id else (0, target)
+        elif games_a is None or games_b is None:
+            raise _errors(games_a=_("Indica los juegos de las dos parejas, o de ninguna."))
+        elif (games_a if winner.pk == match.pair_a_id else games_b) < (
+            games_b if winner.pk == match.pair_a_id else games_a
+        ):
+            raise _errors(games_a=_("La pareja ganadora no puede tener menos juegos que la perdedora."))
+    tantos_list = _clean_tantos(tantos, games_a, games_b)
+    return {
+        "outcome": outcome,
+        "games_a": games_a,
+        "games_b": games_b,
+        "winner": winner,
+        "tantos": tantos_list,
+    }
+
+
+def _clean_tantos(tantos: Sequence[Sequence[int]], games_a: int | None, games_b: int | None) -> list[list[int]]:
+    if not tantos:
+        return []
+    cleaned: list[list[int]] = []
+    for i, juego in enumerate(tantos, start=1):
+        try:
+            a, b = (int(x) for x in juego)
+        except (TypeError, ValueError):
+            raise _errors(tantos=_("Juego %(i)d: escribe los tantos de las dos parejas.") % {"i": i}) from None
+        if not (0 <= a <= 200 and 0 <= b <= 200):
+            raise _errors(tantos=_("Juego %(i)d: los tantos deben estar entre 0 y 200.") % {"i": i})
+        cleaned.append([a, b])
+    if games_a is not None and games_b is not None and len(cleaned) != games_a + games_b:
+        raise _errors(
+            tantos=_("Hay %(n)d juegos con tantos pero la partida tuvo %(m)d juegos.")
+            % {"n": len(cleaned), "m": games_a + games_b}
+        )
+    return cleaned
+
+
+def _same(sub: ResultSubmission, data: dict[str, Any]) -> bool:
+    return (
+        sub.outcome == data["outcome"]
+        and sub.games_a == data["games_a"]
+        and sub.games_b == data["games_b"]
+        and sub.winner_id == (data["winner"].pk if data["winner"] else None)
+        and (sub.tantos or []) == data["tantos"]
+    )
+
+
+def _apply(match: Match, sub: ResultSubmission) -> None:
+    match.outcome, match.games_a, match.games_b, match.winner_id = sub.outcome, sub.games_a, sub.games_b, sub.winner_id
+    if sub.tantos:
+        match.tantos_a = sum(a for a, _b in sub.tantos)
+        match.tantos_b = sum(b for _a, b in sub.tantos)
+    else:
+        match.tantos_a = match.tantos_b = None
+    match.result_version = sub.version
+    match.save(update_fields=["outcome", "games_a", "games_b", "winner", "tantos_a", "tantos_b", "result_version"])
+    live_bump(tournament_id=match.round.tournament_id)
+
+
+def latest_version(match: Match) -> int:
+    return match.submissions.aggregate(v=Max("version"))["v"] or 0
+
+
+def result_submit(
+    *,
+    match: Match,
+    by: Any,
+    outcome: str = Outcome.PLAYED,
+    games_a: int | None = None,
+    games_b: int | None = None,
+    winner: Pair | None = None,
+    tantos: Sequence[Sequence[int]] = (),
+    expected_version: int | None = None,
+    source: str = ResultSubmission.Source.CONTROL,
+    reason: str = "",
+) -> ResultSubmission:
+    """Enter (or correct) a match's result. `expected_version`: the latest version the person saw
+    (0 if none); a different latest version means someone else entered it first: Conflict."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update(no_key=True)
+            .select_related("round__tournament", "pair_a", "pair_b")
+            .get(pk=match.pk)
+        )
+        tournament = match.round.tournament
+        if not match.round.is_published:
+            raise TournamentError(_("La ronda no está publicada."), code="unpublished")
+        locked = is_locked(match)
+        if locked:
+            # AMM 3.18: after the next draw only the organizer may change it, with a reason.
+            if not can(by, tournament, Action.RESULTS_OVERRIDE):
+                raise NotAllowed(
+                    _(
+                        "El resultado de la mesa %(t)s es inamovible: ya se ha publicado el sorteo "
+                        "siguiente (AMM 3.18). Solo la organización puede cambiarlo, con un motivo."
+                    )
+                    % {"t": match.table_number}
+                )
+            if not reason.strip():
+                raise _errors(reason=_("Cambiar un resultado ya cerrado (AMM 3.18) necesita un motivo."))
+        latest = latest_version(match)
+        if expected_version is not None and expected_version != latest:
+            last = match.submissions.select_related("submitted_by").first()
+            who = last.submitted_by.get_username() if last and last.submitted_by else "?"
+            raise Conflict(
+                _(
+                    "La mesa %(t)s acaba de recibir otro resultado (versión %(v)d, de %(u)s). "
+                    "Revísalo antes de cambiarlo."
+                )
+                % {"t": match.table_number, "v": latest, "u": who}
+            )
+        data = clean_result(
+            match=match, outcome=outcome, games_a=games_a, games_b=games_b, winner=winner, tantos=tantos
+        )
+        pending = match.submissions.filter(status=ResultSubmission.Status.PROPOSED).first()
+        if tournament.results_double_check and not locked:
+            if pending and pending.submitted_by_id != getattr(by, "pk", None) and _same(pending, data):
+                return _confirm(match, pending, by)  # a second, identical entry confirms the first
+            if pending:
+                pending.status = ResultSubmission.Status.SUPERSEDED
+                pending.save(update_fields=["status"])
+        sub = ResultSubmission.objects.create(
+            match=match,
+            version=latest + 1,
+            source=source,
+            submitted_by=by,
+            reason=reason.strip(),
+            status=(
+                ResultSubmission.Status.PROPOSED
+                if tournament.results_double_check and not locked
+                else ResultSubmission.Status.CONFIRMED
+            ),
+            outcome=data["outcome"],
+            games_a=data["games_a"],
+            games_b=data["games_b"],
+            winner=data["winner"],
+            tantos=data["tantos"],
+        )
+        if sub.status == ResultSubmission.Status.CONFIRMED:
+            sub.confirmed_by, sub.confirmed_at = by, timezone.now()
+            sub.save(update_fields=["confirmed_by", "confirmed_at"])
+            match.submissions.filter(status=ResultSubmission.Status.CONFIRMED).exclude(pk=sub.pk).update(
+                status=ResultSubmission.Status.SUPERSEDED
+            )
+            _apply(match, sub)
+        return sub
+
+
+def _confirm(match: Match, sub: ResultSubmission, by: Any) -> ResultSubmission:
+    match.submissions.filter(status=ResultSubmission.Status.CONFIRMED).update(status=ResultSubmission.Status.SUPERSEDED)
+    sub.status, sub.confirmed_by, sub.confirmed_at = ResultSubmission.Status.CONFIRMED, by, timezone.now()
+    sub.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    _apply(match, sub)
+    return sub
+
+
+def can_confirm(user: Any, sub: ResultSubmission) -> bool:
+    """Staff who enter results, or a player of the losing pair (AMM 3.16) — never the submitter."""
+    if not user.is_authenticated or sub.submitted_by_id == user.pk:
+        return False
+    match = sub.match
+    if can(user, match.round.tournament, Action.RESULTS_ENTER):
+        return True
+    losers = [p for p in (match.pair_a, match.pair_b) if p is not None and p.pk != sub.winner_id]
+    return any(is_member_of(user, p) for p in losers)
+
+
+def result_confirm(*, submission: ResultSubmission, by: Any) -> ResultSubmission:
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update(no_key=True).select_related("round__tournament").get(pk=submission.match_id)
+        )
+        sub = ResultSubmission.objects.select_related("match__round__tournament", "match__pair_a", "match__pair_b").get(
+            pk=submission.pk
+        )
+        if sub.status != ResultSubmission.Status.PROPOSED:
+            raise TournamentError(_("Este resultado ya no está pendiente de confirmar."), code="not_proposed")
+        if sub.submitted_by_id == getattr(by, "pk", None):
+            raise NotAllowed(_("No puedes confirmar un resultado que has anotado tú: debe hacerlo otra persona."))
+        if not can_confirm(by, sub):
+            raise NotAllowed(_("Solo la mesa de control o la pareja perdedora pueden confirmar este resultado."))
+        return _confirm(match, sub, by)
+
+
+def result_reject(*, submission: ResultSubmission, by: Any, reason: str = "") -> ResultSubmission:
+    with transaction.atomic():
+        Match.objects.select_for_update(no_key=True).get(pk=submission.match_id)
+        sub = ResultSubmission.objects.select_related("match__round__tournament").get(pk=submission.pk)
+        if sub.status != ResultSubmission.Status.PROPOSED:
+            raise TournamentError(_("Este resultado ya no está pendiente de confirmar."), code="not_proposed")
+        if not can_confirm(by, sub) and sub.submitted_by_id != getattr(by, "pk", None):
+            raise NotAllowed()
+        sub.status, sub.reason = ResultSubmission.Status.REJECTED, reason.strip() or sub.reason
+        sub.save(update_fields=["status", "reason"])
+        return sub

@@ -1,0 +1,474 @@
+"""The one bridge between the pure draw generators and the database (the Tabbycat pattern).
+
+`load_state` reads a tournament's pairs and published matches into plain data (pair numbers as
+ids); `design_next_round` asks the format's planner what the next round is (a public draw, a
+liguilla round from the fixed schedule, or a fixed-bracket round); `write_*` turn the answer into
+Match rows. Everything in between is the pure code of torneo.draws and scoring.standings.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from scoring.standings import MatchRecord, compute
+from torneo.draws import (
+    DrawRequest,
+    PairState,
+    RepescaRules,
+    allocate_groups,
+    bracket_from_seeds,
+    bracket_round,
+    plan_ceros,
+    plan_repesca,
+    plan_swiss,
+    round_robin,
+    seeds_from_standings,
+)
+from torneo.draws.errors import DrawUserError
+from torneo.draws.tables import assign_tables
+from torneo.models import Match, Pair, Round, Tournament
+
+GROUPS_LABEL = "liguillas"
+OUT_STATUSES = (Pair.Status.WITHDRAWN, Pair.Status.EXPELLED)
+
+
+@dataclass
+class TournamentState:
+    """What the planners need, read in two queries."""
+
+    pairs: dict[int, Pair]  # by number, every pair of the tournament
+    records: list[MatchRecord]  # published matches, in round order
+    slots: dict[int, list[dict[str, Any]]]  # round number -> its matches (pool, slot, a, b, winner, outcome)
+    last_round: Round | None  # the last published round
+    entrants: list[int]  # the pairs of round 1 (or, before it, the checked-in pairs)
+
+    @property
+    def history(self) -> list[tuple[int, int]]:
+        return [(m.a, m.b) for m in self.records if m.b is not None]
+
+    @property
+    def byes(self) -> list[int]:
+        return [m.a for m in self.records if m.b is None and m.outcome == "bye"]
+
+    def out(self, number: int) -> bool:
+        return self.pairs[number].status in OUT_STATUSES
+
+
+def load_state(tournament: Tournament) -> TournamentState:
+    pairs = {p.number: p for p in Pair.objects.filter(tournament=tournament)}
+    by_pk = {p.pk: p.number for p in pairs.values()}
+    rows = (
+        Match.objects.filter(round__tournament=tournament, round__status=Round.Status.PUBLISHED)
+        .order_by("round__number", "pool", "slot", "table_number", "id")
+        .values(
+            "round__number",
+            "pool",
+            "slot",
+            "table_number",
+            "pair_a",
+            "pair_b",
+            "outcome",
+            "winner",
+            "games_a",
+            "games_b",
+        )
+    )
+    records: list[MatchRecord] = []
+    slots: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        a, b = by_pk[row["pair_a"]], by_pk.get(row["pair_b"])
+        winner = by_pk.get(row["winner"])
+        records.append(
+            MatchRecord(
+                a=a,
+                b=b,
+                outcome=row["outcome"],
+                winner=winner,
+                games_a=row["games_a"],
+                games_b=row["games_b"],
+                round_number=row["round__number"],
+            )
+        )
+        slots[row["round__number"]].append(
+            {"pool": row["pool"], "slot": row["slot"], "a": a, "b": b, "winner": winner, "outcome": row["outcome"]}
+        )
+    # The round being prepared is not part of the state: only published rounds are.
+    last_round = Round.objects.filter(tournament=tournament, status=Round.Status.PUBLISHED).order_by("-number").first()
+    if 1 in slots:
+        entrants = sorted({n for s in slots[1] for n in (s["a"], s["b"]) if n is not None})
+    else:
+        entrants = sorted(
+            n for n, p in pairs.items() if p.status == Pair.Status.CONFIRMED and p.checked_in_at is not None
+        )
+    return TournamentState(pairs, records, dict(slots), last_round, entrants)
+
+
+@dataclass
+class SlotPlan:
+    """A deterministic match (liguilla schedule or fixed bracket): b None is an exenta."""
+
+    pool: str
+    slot: int
+    a: int
+    b: int | None
+    walkover_winner: int | None = None  # the opponent withdrew or was expelled
+
+
+@dataclass
+class RoundDesign:
+    number: int
+    kind: str
+    phase: str
+    is_final: bool
+    requests: list[DrawRequest] = field(default_factory=list)  # DRAW kind
+    group_count: int | None = None  # DRAW kind, groups format: allocate liguillas
+    slots: list[SlotPlan] = field(default_factory=list)  # SCHEDULE / BRACKET kinds
+    champions: dict[str, int] = field(default_factory=dict)  # pools already decided
+    finished: bool = False
+
+    def requests_json(self) -> list[dict[str, Any]]:
+        """The frozen input of the draw, published with the commitment (pair numbers)."""
+        if self.group_count is not None:
+            return [{"label": GROUPS_LABEL, "pairs": list(self.requests[0].pairs), "group_count": self.group_count}]
+        out = []
+        for r in self.requests:
+            entry: dict[str, Any] = {
+                "label": r.label,
+                "pairs": list(r.pairs),
+                "history": [list(m) for m in r.history],
+                "byes": list(r.byes),
+            }
+            if r.group is not None:
+                entry["group"] = {str(k): v for k, v in r.group.items()}
+            out.append(entry)
+        return out
+
+
+def _is_final(tournament: Tournament, number: int) -> bool:
+    return tournament.final_phase_from_round is not None and number >= tournament.final_phase_from_round
+
+
+def _states(state: TournamentState) -> list[PairState]:
+    losses: dict[int, int] = defaultdict(int)
+    first_loss: dict[int, int] = {}
+    for m in state.records:
+        if m.b is None or m.outcome == "pending":
+            continue
+        losers = [m.a, m.b] if m.outcome == "double_loss" else ([m.b if m.winner == m.a else m.a] if m.winner else [])
+        for loser in losers:
+            losses[loser] += 1
+            first_loss.setdefault(loser, m.round_number)
+    return [
+        PairState(pair=n, losses=losses[n], first_loss_round=first_loss.get(n), withdrawn=state.out(n))
+        for n in state.entrants
+    ]
+
+
+def design_next_round(tournament: Tournament, state: TournamentState | None = None) -> RoundDesign:
+    """What round N+1 is, for the tournament's format. Raises DrawUserError when it cannot be made."""
+    state = state or load_state(tournament)
+    number = (state.last_round.number + 1) if state.last_round else 1
+    if len(state.entrants) < 2:
+        raise DrawUserError(_("Hacen falta al menos dos parejas presentes para sortear la primera ronda."))
+    fmt = tournament.format
+    if fmt == Tournament.Format.GROUPS:
+        return _design_groups(tournament, state, number)
+    final_from = tournament.final_phase_from_round
+    if final_from is not None and number > final_from and fmt in (Tournament.Format.CEROS, Tournament.Format.REPESCA):
+        return _design_bracket(tournament, state, number, phase=Round.Phase.MAIN)
+    states = _states(state)
+    if fmt == Tournament.Format.SWISS:
+        if number > (tournament.swiss_rounds or 0):
+            return RoundDesign(number, Round.Kind.DRAW, Round.Phase.MAIN, False, finished=True)
+        standings = compute(state.entrants, state.records, tiebreaks=())
+        points = {row.pair: row.points for row in standings}
+        states = [PairState(s.pair, s.losses, points.get(s.pair, 0), s.first_loss_round, s.withdrawn) for s in states]
+        plan = plan_swiss(
+            states,
+            round_number=number,
+            rounds=tournament.swiss_rounds or 0,
+            history=state.history,
+            byes=state.byes,
+            final_from_round=final_from,
+        )
+    elif fmt == Tournament.Format.REPESCA:
+        rules = RepescaRules(
+            until_round=tournament.repesca_until_round or 1,
+            max_losses=tournament.max_losses,
+            pool_b_max_losses=tournament.pool_b_max_losses,
+            reentry_round=tournament.repesca_reentry_round,
+            same_losses=tournament.same_losses,
+        )
+        plan = plan_repesca(
+            states,
+            round_number=number,
+            rules=rules,
+            history=state.history,
+            byes=state.byes,
+            final_from_round=final_from,
+        )
+    else:
+        plan = plan_ceros(
+            states,
+            round_number=number,
+            max_losses=tournament.max_losses,
+            same_losses=tournament.same_losses,
+            history=state.history,
+            byes=state.byes,
+            final_from_round=final_from,
+        )
+    return RoundDesign(
+        number,
+        Round.Kind.DRAW,
+        Round.Phase.MAIN,
+        plan.is_final,
+        requests=list(plan.requests),
+        champions=dict(plan.decided),
+        finished=not plan.requests,
+    )
+
+
+# --- liguillas, then the bracket --------------------------------------------------------------
+
+
+def group_members(state: TournamentState) -> dict[str, list[int]]:
+    """Each liguilla's pairs, from round 1 (every pair plays or has its exenta there)."""
+    groups: dict[str, list[int]] = defaultdict(list)
+    for s in state.slots.get(1, []):
+        for n in (s["a"], s["b"]):
+            if n is not None:
+                groups[s["pool"]].append(n)
+    return {label: sorted(members) for label, members in sorted(groups.items(), key=lambda kv: int(kv[0]))}
+
+
+def _design_groups(tournament: Tournament, state: TournamentState, number: int) -> RoundDesign:
+    is_final = _is_final(tournament, number)
+    if number == 1:
+        if (tournament.group_count or 0) * 2 > len(state.entrants):
+            raise DrawUserError(
+                _("Con %(n)d parejas no se pueden formar %(g)d liguillas de al menos dos parejas.")
+                % {"n": len(state.entrants), "g": tournament.group_count}
+            )
+        request = DrawRequest(label=GROUPS_LABEL, pairs=tuple(state.entrants))
+        return RoundDesign(
+            number,
+            Round.Kind.DRAW,
+            Round.Phase.GROUPS,
+            is_final,
+            requests=[request],
+            group_count=tournament.group_count,
+        )
+    groups = group_members(state)
+    schedules = {label: round_robin(members) for label, members in groups.items()}
+    length = max(len(s) for s in schedules.values())
+    if number <= length:
+        slots: list[SlotPlan] = []
+        for label, schedule in schedules.items():
+            if number > len(schedule):
+                continue
+            rr = schedule[number - 1]
+            for i, (a, b) in enumerate(rr.matches):
+                slots.append(_fixed(state, label, i, a, b))
+            if rr.bye is not None and not state.out(rr.bye):
+                slots.append(SlotPlan(label, len(rr.matches), rr.bye, None))
+        return RoundDesign(number, Round.Kind.SCHEDULE, Round.Phase.GROUPS, is_final, slots=slots)
+    return _design_bracket(tournament, state, number, phase=Round.Phase.BRACKET, groups=groups, liguilla_rounds=length)
+
+
+def _fixed(state: TournamentState, pool: str, slot: int, a: int, b: int) -> SlotPlan:
+    """A scheduled match; if one pair is out of the tournament, the other wins by walkover."""
+    walkover = None
+    if state.out(a) and not state.out(b):
+        walkover = b
+    elif state.out(b) and not state.out(a):
+        walkover = a
+    return SlotPlan(pool, slot, a, b, walkover)
+
+
+def liguilla_standings(
+    state: TournamentState, groups: dict[str, list[int]], liguilla_rounds: int, tiebreaks: tuple[str, ...]
+) -> dict[str, list[Any]]:
+    records = [m for m in state.records if m.round_number <= liguilla_rounds]
+    return {
+        label: compute(members, [m for m in records if m.a in members], tiebreaks=tiebreaks)
+        for label, members in groups.items()
+    }
+
+
+def _design_bracket(
+    tournament: Tournament,
+    state: TournamentState,
+    number: int,
+    *,
+    phase: str,
+    groups: dict[str, list[int]] | None = None,
+    liguilla_rounds: int = 0,
+) -> RoundDesign:
+    is_final = _is_final(tournament, number)
+    previous = state.slots.get(number - 1, [])
+    lines: dict[str, list[int | None]] = {}
+    if groups is not None and number == liguilla_rounds + 1:
+        tables = liguilla_standings(state, groups, liguilla_rounds, tuple(tournament_tiebreaks(tournament)))
+        # Order the groups by their winners' records, so that the best winner is seed 1.
+        order = sorted(
+            tables, key=lambda g: (-tables[g][0].points, -tables[g][0].juegos_diff, -tables[g][0].tantos_diff, int(g))
+        )
+        standings = [[row.pair for row in tables[g] if not state.out(row.pair)] for g in order]
+        qualifiers = min(tournament.group_qualifiers, min(len(s) for s in standings))
+        seeding = seeds_from_standings(standings, qualifiers=qualifiers)
+        lines[""] = list(bracket_from_seeds(seeding.seeds, tiers=seeding.tiers, group=seeding.group, byes=state.byes))
+    else:
+        by_pool: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for s in previous:
+            by_pool[s["pool"]].append(s)
+        for pool, entries in by_pool.items():
+            line: list[int | None] = []
+            for s in sorted(entries, key=lambda s: s["slot"]):
+                if s["b"] is None:
+                    line.append(None if state.out(s["a"]) else s["a"])
+                elif s["outcome"] == "double_loss" or s["winner"] is None or state.out(s["winner"]):
+                    line.append(None)  # both out: the next opponent has the exenta
+                else:
+                    line.append(s["winner"])
+            lines[pool] = line
+    slots: list[SlotPlan] = []
+    champions: dict[str, int] = {}
+    for pool, line in lines.items():
+        entrants = [n for n in line if n is not None]
+        if len(entrants) <= 1:
+            if entrants:
+                champions[pool] = entrants[0]
+            continue
+        bracket = bracket_round(line, byes=state.byes)
+        for i, (a, b) in enumerate(bracket.slots):
+            slots.append(SlotPlan(pool, i, a, b))
+    return RoundDesign(
+        number, Round.Kind.BRACKET, phase, is_final, slots=slots, champions=champions, finished=not slots
+    )
+
+
+def tournament_tiebreaks(tournament: Tournament) -> list[str]:
+    value = getattr(tournament, "tiebreaks", "") or ""
+    from scoring.standings import DEFAULT_TIEBREAKS
+
+    return [t for t in value.split(",") if t] or list(DEFAULT_TIEBREAKS)
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+
+@dataclass
+class DrawnMatch:
+    pool: str
+    a: int
+    b: int | None
+    slot: int | None = None
+
+
+def perform(design: RoundDesign, seed: str) -> tuple[list[DrawnMatch], dict[str, Any]]:
+    """Run the round's public draw with the seed: the matches, and the published output per pool."""
+    if design.group_count is not None:
+        allocation = allocate_groups(list(design.requests[0].pairs), group_count=design.group_count, seed=seed)
+        matches: list[DrawnMatch] = []
+        for g, members in enumerate(allocation, start=1):
+            first = round_robin(members)[0]
+            matches += [DrawnMatch(str(g), a, b, i) for i, (a, b) in enumerate(first.matches)]
+            if first.bye is not None:
+                matches.append(DrawnMatch(str(g), first.bye, None, len(first.matches)))
+        return matches, {GROUPS_LABEL: {"groups": [list(m) for m in allocation]}}
+    matches, output = [], {}
+    for request in design.requests:
+        draw = request.draw(seed)
+        output[request.label] = draw.as_json()
+        matches += [DrawnMatch(request.label, a, b) for a, b in draw.matches]
+        if draw.bye is not None:
+            matches.append(DrawnMatch(request.label, draw.bye, None))
+    return matches, output
+
+
+def _pairs(round: Round) -> dict[int, Pair]:
+    return {p.number: p for p in Pair.objects.filter(tournament=round.tournament)}
+
+
+def _fixed_tables(pairs: dict[int, Pair]) -> dict[int, int]:
+    return {n: p.fixed_table for n, p in pairs.items() if p.fixed_table}
+
+
+def write_drawn(*, round: Round, draw: Any, matches: list[DrawnMatch], seed: str) -> list[Match]:
+    """A public draw's matches: tables shuffled with the draw's seed (fixed tables first); within
+    each pool the bracket line follows the table order, exenta last (for a fixed final phase)."""
+    pairs = _pairs(round)
+    playing = [m for m in matches if m.b is not None]
+    assignment = assign_tables(
+        [(m.a, m.b) for m in playing],
+        seed=seed,
+        first=round.tournament.first_table_number,
+        fixed=_fixed_tables(pairs),
+    )
+    table_of = {id(m): t for m, t in zip(playing, assignment.tables, strict=True)}
+    rows: list[Match] = []
+    for pool in sorted({m.pool for m in matches}):
+        in_pool = sorted((m for m in playing if m.pool == pool), key=lambda m: table_of[id(m)])
+        in_pool += [m for m in matches if m.pool == pool and m.b is None]
+        for index, m in enumerate(in_pool):
+            row = Match(
+                round=round,
+                draw=draw,
+                pool=pool,
+                table_number=table_of.get(id(m)),
+                slot=m.slot if m.slot is not None else index,
+                pair_a=pairs[m.a],
+                pair_b=pairs[m.b] if m.b is not None else None,
+            )
+            if m.b is None:
+                row.outcome, row.winner = Match.Outcome.BYE, pairs[m.a]
+            rows.append(row)
+    Match.objects.bulk_create(rows)
+    return rows
+
+
+def write_fixed(*, round: Round, slots: list[SlotPlan]) -> list[Match]:
+    """A liguilla or bracket round: tables in schedule / bracket order (fixed tables first)."""
+    pairs = _pairs(round)
+    ordered = sorted(slots, key=lambda s: (s.pool.zfill(4), s.slot))
+    playing = [s for s in ordered if s.b is not None and s.walkover_winner is None]
+    assignment = assign_tables(
+        [(s.a, s.b) for s in playing if s.b is not None],
+        seed=None,
+        first=round.tournament.first_table_number,
+        fixed=_fixed_tables(pairs),
+    )
+    table_of = {id(s): t for s, t in zip(playing, assignment.tables, strict=True)}
+    rows = []
+    for s in ordered:
+        row = Match(
+            round=round,
+            pool=s.pool,
+            slot=s.slot,
+            table_number=table_of.get(id(s)),
+            pair_a=pairs[s.a],
+            pair_b=pairs[s.b] if s.b is not None else None,
+        )
+        if s.b is None:
+            row.outcome, row.winner = Match.Outcome.BYE, pairs[s.a]
+        elif s.walkover_winner is not None:
+            row.outcome, row.winner = Match.Outcome.WALKOVER, pairs[s.walkover_winner]
+        rows.append(row)
+    Match.objects.bulk_create(rows)
+    return rows
+
+
+__all__ = [
+    "DrawUserError",
+    "RoundDesign",
+    "SlotPlan",
+    "design_next_round",
+    "load_state",
+    "perform",
+    "write_drawn",
+    "write_fixed",
+]

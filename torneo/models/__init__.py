@@ -1,0 +1,25 @@
+"""Models of the tournament app, by subject: tournaments and registrations; rounds, draws, matches."""
+
+from torneo.models.rounds import Draw, Match, Round
+from torneo.models.tournaments import (
+    Pair,
+    PairMember,
+    Player,
+    Session,
+    Tournament,
+    TournamentRole,
+    WorkerHeartbeat,
+)
+
+__all__ = [
+    "Draw",
+    "Match",
+    "Pair",
+    "PairMember",
+    "Player",
+    "Round",
+    "Session",
+    "Tournament",
+    "TournamentRole",
+    "WorkerHeartbeat",
+]
