@@ -6,7 +6,8 @@
   const main = document.querySelector("main[data-live]");
   if (!main) return;
   let version = main.dataset.liveVersion;
-  let delay = 10000;
+  const base = Number(main.dataset.liveInterval || 10000);
+  let delay = base;
   async function tick() {
     try {
       const response = await fetch(main.dataset.live, { cache: "no-store", credentials: "same-origin" });
@@ -24,7 +25,7 @@
           main.dispatchEvent(new CustomEvent("live:updated"));
         }
       }
-      delay = 10000;
+      delay = base;
     } catch (e) {
       delay = Math.min(delay * 2, 120000);
     }

@@ -1,0 +1,3 @@
+"""Recorded hands (manos anotadas) of a match, validated by the mus engine."""
+
+__all__: list[str] = []
