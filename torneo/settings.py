@@ -5,6 +5,7 @@ Spanish interface, Europe/Madrid. Production sets DJANGO_PRODUCTION=1 plus DATAB
 CELERY_BROKER_URL, SECRET_KEY and ALLOWED_HOSTS (see docs/production.md).
 """
 
+import os
 import secrets
 from pathlib import Path
 
@@ -100,7 +101,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
     )
     # A file, not memory, for the test database: the real Celery worker in the tests must see it.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+    # One per process, so that test runs side by side never share it.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
