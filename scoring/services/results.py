@@ -166,7 +166,7 @@ def result_submit(
     (0 if none); a different latest version means someone else entered it first: Conflict."""
     with transaction.atomic():
         match = (
-            Match.objects.select_for_update(no_key=True)
+            Match.objects.select_for_update(no_key=True, of=("self",))
             .select_related("round__tournament", "pair_a", "pair_b")
             .get(pk=match.pk)
         )
@@ -256,7 +256,7 @@ def can_confirm(user: Any, sub: ResultSubmission) -> bool:
 def result_confirm(*, submission: ResultSubmission, by: Any) -> ResultSubmission:
     with transaction.atomic():
         match = (
-            Match.objects.select_for_update(no_key=True).select_related("round__tournament").get(pk=submission.match_id)
+            Match.objects.select_for_update(no_key=True, of=("self",)).select_related("round__tournament").get(pk=submission.match_id)
         )
         sub = ResultSubmission.objects.select_related("match__round__tournament", "match__pair_a", "match__pair_b").get(
             pk=submission.pk
@@ -272,7 +272,7 @@ def result_confirm(*, submission: ResultSubmission, by: Any) -> ResultSubmission
 
 def result_reject(*, submission: ResultSubmission, by: Any, reason: str = "") -> ResultSubmission:
     with transaction.atomic():
-        Match.objects.select_for_update(no_key=True).get(pk=submission.match_id)
+        Match.objects.select_for_update(no_key=True, of=("self",)).get(pk=submission.match_id)
         sub = ResultSubmission.objects.select_related("match__round__tournament").get(pk=submission.pk)
         if sub.status != ResultSubmission.Status.PROPOSED:
             raise TournamentError(_("Este resultado ya no está pendiente de confirmar."), code="not_proposed")
