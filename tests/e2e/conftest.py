@@ -41,6 +41,8 @@ def browser() -> Iterator[webdriver.Chrome]:
         "--lang=es",
     ):
         options.add_argument(flag)
+    # The site follows the browser's languages (Spanish first, English when asked): a Spanish phone.
+    options.add_experimental_option("prefs", {"intl.accept_languages": "es-ES,es"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.implicitly_wait(5)
     try:
