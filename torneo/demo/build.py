@@ -12,12 +12,15 @@ from django.conf import settings
 from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
 
+from scoring.services.results import result_confirm, result_submit
 from torneo.demo.names import CLUBS, FIRST_NAMES, SURNAMES
-from torneo.models import Pair, Player, Tournament, TournamentRole
+from torneo.models import Match, Pair, Player, Tournament, TournamentRole
 from torneo.services.registrations import PlayerData, pair_check_in, pair_register
+from torneo.services.rounds import draw_publish, live_draw, round_prepare
 from torneo.services.tournaments import session_save, tournament_create, tournament_update
 
 DEMO_SLUG = "open-mus-madrid"
+RUNNING_SLUG = "campeonato-madrid-parejas"
 ORGANIZERS_GROUP = "Organizadores"
 MADRID = ZoneInfo("Europe/Madrid")
 
@@ -126,4 +129,74 @@ def build_demo(*, pairs: int = 56, waitlisted: int = 3, checked_in: int = 52) ->
             first_player.user = users["jugador"]
             first_player.save(update_fields=["user"])
         tournament = tournament_update(tournament=tournament, data={"status": Tournament.Status.REGISTRATION_CLOSED})
+    if not Tournament.objects.filter(slug=RUNNING_SLUG).exists():
+        build_running(users=users)
     return tournament, logins
+
+
+def build_running(*, users: dict[str, User], pairs: int = 72, rounds_played: int = 2) -> Tournament:
+    """A tournament in play: a 2 ceros with 72 pairs, two rounds drawn before the juez and
+    played, the third drawn and half of its actas in."""
+    today = date.today()
+    tournament = tournament_create(
+        by=users["organizador"],
+        data={
+            "name": "Campeonato de Madrid por parejas",
+            "slug": RUNNING_SLUG,
+            "venue": "Círculo de Bellas Artes",
+            "description": "A 2 ceros, emparejando por número de derrotas. Partidas a 3 juegos ganados.",
+            "start_date": today,
+            "end_date": today,
+            "status": Tournament.Status.REGISTRATION_CLOSED,
+            "format": Tournament.Format.CEROS,
+            "max_losses": 2,
+            "same_losses": True,
+            "results_double_check": True,
+        },
+    )
+    session_save(
+        tournament=tournament,
+        name="Jornada única",
+        courtesy_minutes=10,
+        starts_at=datetime.combine(today, time(10, 0), tzinfo=MADRID),
+    )
+    for username, role in (("mesa", TournamentRole.Role.CONTROL), ("juez", TournamentRole.Role.JUEZ)):
+        TournamentRole.objects.get_or_create(tournament=tournament, user=users[username], role=role)
+    rng = random.Random(72)
+    people = demo_players(rng, 2 * pairs)
+    for i in range(pairs):
+        pair = pair_register(tournament=tournament, players=people[2 * i : 2 * i + 2], source=Pair.Source.CONTROL)
+        pair_check_in(pair=pair)
+    for number in range(1, rounds_played + 2):
+        round_ = round_prepare(tournament=tournament, by=users["mesa"])
+        draw_publish(
+            draw=live_draw(round_),
+            public_value=f"{rng.randint(1, 6)}{rng.randint(1, 6)}{rng.randint(1, 6)}",
+            witness=users["juez"],
+            by=users["mesa"],
+        )
+        pending = list(round_.matches.filter(outcome=Match.Outcome.PENDING).order_by("table_number"))
+        if number > rounds_played:
+            pending = pending[: len(pending) // 2]
+        for match in pending:
+            loser_games = rng.choice((0, 1, 1, 2, 2))
+            games = (3, loser_games) if rng.random() < 0.5 else (loser_games, 3)
+            tantos = _demo_tantos(rng, *games)
+            result_submit(match=match, by=users["mesa"], games_a=games[0], games_b=games[1], tantos=tantos)
+            submission = match.submissions.first()
+            result_confirm(submission=submission, by=users["organizador"])
+    return tournament
+
+
+def _demo_tantos(rng: random.Random, games_a: int, games_b: int) -> list[list[int]]:
+    """Plausible tantos per juego: the winner of each juego reaches 40, the other stays below."""
+    order = ["a"] * games_a + ["b"] * games_b
+    rng.shuffle(order)
+    if order[-1] != ("a" if games_a > games_b else "b"):  # the match winner takes the last juego
+        winner = "a" if games_a > games_b else "b"
+        order.remove(winner)
+        order.append(winner)
+    return [
+        [40 + rng.randint(0, 4), rng.randint(5, 38)] if w == "a" else [rng.randint(5, 38), 40 + rng.randint(0, 4)]
+        for w in order
+    ]
