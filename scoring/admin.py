@@ -3,7 +3,7 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from scoring.models import ResultSubmission
+from scoring.models import RecordedGame, RecordedHand, ResultSubmission
 
 
 @admin.register(ResultSubmission)
@@ -12,6 +12,22 @@ class ResultSubmissionAdmin(SimpleHistoryAdmin):
     list_filter = ["status", "outcome", "source"]
     list_select_related = ["match", "submitted_by"]
     readonly_fields = [f.name for f in ResultSubmission._meta.fields]
+
+    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(RecordedGame)
+class RecordedGameAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "match"]
+    list_select_related = ["match"]
+    raw_id_fields = ["match"]
+
+
+@admin.register(RecordedHand)
+class RecordedHandAdmin(admin.ModelAdmin):
+    list_display = ["__str__"]
+    readonly_fields = [f.name for f in RecordedHand._meta.fields]
 
     def has_add_permission(self, request):  # type: ignore[no-untyped-def]
         return False

@@ -1,0 +1,325 @@
+"""Reads for the players' view (find yourself, the pair page) and for the recorded-hands pages.
+
+Every function here runs a fixed number of queries whatever the tournament's size: the pair page
+of a 1,000-pair tournament costs what the page of a 16-pair one does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.models import RecordedGame, RecordedHand, ResultSubmission
+from scoring.services.hands import juegos_result, next_mano, other
+from torneo import clock
+from torneo.models import Match, Pair, PairMember, Round, Tournament
+from torneo.selectors import pairs_of
+
+MAX_FOUND = 30
+
+_MEMBERS = PairMember.objects.select_related("player").order_by("position")
+
+
+def find_pairs(tournament: Tournament, q: str) -> list[Pair]:
+    """Find yourself: the pairs with a player whose name has every word of `q` (accents and case
+    ignored). Nothing for an empty search: the page asks for a name first."""
+    if not q.strip():
+        return []
+    statuses = [Pair.Status.CONFIRMED, Pair.Status.WAITLISTED, Pair.Status.WITHDRAWN, Pair.Status.EXPELLED]
+    return list(pairs_of(tournament, q=q, statuses=statuses)[:MAX_FOUND])
+
+
+# --- the pair page ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class MatchLine:
+    """One of the pair's matches, seen from the pair."""
+
+    match: Match
+    side: str  # "a" or "b": the pair's side at the table
+    opponent: Pair | None
+    hand_count: int = 0
+
+    @property
+    def round(self) -> Round:
+        return self.match.round
+
+    @property
+    def is_bye(self) -> bool:
+        return self.match.is_bye
+
+    @property
+    def games_for(self) -> int | None:
+        return self.match.games_a if self.side == "a" else self.match.games_b
+
+    @property
+    def games_against(self) -> int | None:
+        return self.match.games_b if self.side == "a" else self.match.games_a
+
+    @property
+    def tantos(self) -> tuple[int | None, int | None]:
+        m = self.match
+        return (m.tantos_a, m.tantos_b) if self.side == "a" else (m.tantos_b, m.tantos_a)
+
+    @property
+    def result_label(self) -> str:
+        """The result as the pair reads it: «Ganada 3-1», «Perdida 1-3», «Exenta»…"""
+        m = self.match
+        games = f" {self.games_for}-{self.games_against}" if self.games_for is not None else ""
+        if m.outcome == Match.Outcome.PENDING:
+            return _("Pendiente")
+        if m.outcome == Match.Outcome.BYE:
+            return _("Exenta: pasa de ronda")
+        if m.outcome == Match.Outcome.DOUBLE_LOSS:
+            return _("Perdida por ambas parejas") + games
+        how = "" if m.outcome == Match.Outcome.PLAYED else f" ({m.get_outcome_display().lower()})"
+        return (_("Ganada") if self.won else _("Perdida")) + games + how
+
+    @property
+    def won(self) -> bool | None:
+        """True won (an exenta is a pass, AMM 5.6), False lost (both lose a double loss), None pending."""
+        m = self.match
+        if m.outcome == Match.Outcome.PENDING:
+            return None
+        if m.outcome == Match.Outcome.BYE:
+            return True
+        if m.outcome == Match.Outcome.DOUBLE_LOSS:
+            return False
+        pair_id = m.pair_a_id if self.side == "a" else m.pair_b_id
+        return m.winner_id == pair_id
+
+
+@dataclasses.dataclass
+class CurrentRound:
+    """The tournament's latest round as the pair sees it."""
+
+    round: Round | None
+    line: MatchLine | None
+    times: clock.RoundTimes | None = None
+
+    @property
+    def waiting_for_draw(self) -> bool:
+        return self.round is None or not self.round.is_published
+
+
+@dataclasses.dataclass
+class PairPage:
+    pair: Pair
+    current: CurrentRound
+    past: list[MatchLine]  # newest first, the current round's match excluded
+    wins: int
+    losses: int
+    byes: int
+    out: bool | None  # None: the format does not eliminate by losses
+    pending: list[ResultSubmission]  # results awaiting the confirmation of this (losing) pair
+
+    @property
+    def members(self) -> list[PairMember]:
+        return self.pair.ordered_members()
+
+
+def pair_with_players(tournament: Tournament, number: int) -> Pair | None:
+    qs = Pair.objects.filter(tournament=tournament, number=number).prefetch_related(
+        Prefetch("members", queryset=_MEMBERS)
+    )
+    return qs.first()
+
+
+def _lines(pair: Pair) -> list[MatchLine]:
+    matches = (
+        Match.objects.filter(Q(pair_a=pair) | Q(pair_b=pair), round__status=Round.Status.PUBLISHED)
+        .select_related("round", "pair_a", "pair_b")
+        .prefetch_related(
+            Prefetch("pair_a__members", queryset=_MEMBERS), Prefetch("pair_b__members", queryset=_MEMBERS)
+        )
+        .annotate(
+            hand_count=Count("recorded_games__hands", filter=Q(recorded_games__hands__is_current=True), distinct=True)
+        )
+        .order_by("-round__number")
+    )
+    lines = []
+    for m in matches:
+        side = "a" if m.pair_a_id == pair.pk else "b"
+        opponent = m.pair_b if side == "a" else m.pair_a
+        lines.append(MatchLine(m, side, opponent, m.hand_count))
+    return lines
+
+
+def _times(round_: Round, tournament: Tournament) -> clock.RoundTimes | None:
+    if round_.published_at is None:
+        return None
+    courtesy = 0
+    session = round_.session
+    if session is not None and session.courtesy_minutes:
+        # AMM 6.1.c: the courtesy time applies to the first partida of each jornada only.
+        first = Round.objects.filter(session=session).order_by("number").values_list("pk", flat=True).first()
+        courtesy = session.courtesy_minutes if first == round_.pk else 0
+    return clock.round_times(round_.published_at, tournament.games_to_win, courtesy_minutes=courtesy)
+
+
+def pair_page(tournament: Tournament, pair: Pair) -> PairPage:
+    """Everything the pair page shows, in a fixed number of queries."""
+    lines = _lines(pair)
+    latest = Round.objects.filter(tournament=tournament).select_related("session").order_by("-number").first()
+    current_line = next((line for line in lines if latest is not None and line.round.pk == latest.pk), None)
+    current = CurrentRound(latest, current_line, _times(latest, tournament) if latest is not None else None)
+    past = [line for line in lines if line is not current_line]
+    decided = [line for line in lines if line.won is not None]
+    losses = sum(1 for line in decided if line.won is False)
+    byes = sum(1 for line in decided if line.is_bye)
+    wins = sum(1 for line in decided if line.won and not line.is_bye)
+    out: bool | None = None
+    if pair.status in (Pair.Status.WITHDRAWN, Pair.Status.EXPELLED):
+        out = True
+    elif tournament.format == Tournament.Format.CEROS:
+        out = losses >= tournament.max_losses
+    match_ids = [line.match.pk for line in lines]
+    pending = list(
+        ResultSubmission.objects.filter(match_id__in=match_ids, status=ResultSubmission.Status.PROPOSED)
+        .exclude(winner=pair)
+        .select_related("match__round", "winner")
+        .order_by("-submitted_at")
+    )
+    by_match = {line.match.pk: line for line in lines}
+    for sub in pending:
+        sub.line = by_match[sub.match_id]  # the template shows it from the pair's side
+    return PairPage(pair, current, past, wins, losses, byes, out, pending)
+
+
+def is_member(user: Any, pair: Pair) -> bool:
+    """The player role, from the prefetched members (no query)."""
+    return bool(user.is_authenticated) and any(m.player.user_id == user.pk for m in pair.ordered_members())
+
+
+# --- recorded hands --------------------------------------------------------------------------
+
+SEAT_LABELS = (
+    gettext_lazy("mano"),
+    gettext_lazy("segundo"),
+    gettext_lazy("compañero del mano"),
+    gettext_lazy("postre"),
+)
+
+
+def notes(hand: RecordedHand) -> list[dict[str, Any]]:
+    """A hand's findings (its own and the sequence's) for a page, with the seat named."""
+    return [
+        {**f, "seat_label": SEAT_LABELS[f["seat"]] if isinstance(f.get("seat"), int) and 0 <= f["seat"] < 4 else ""}
+        for f in hand.all_findings
+    ]
+
+
+def match_for_hands(tournament: Tournament, match_id: int) -> Match | None:
+    return (
+        Match.objects.filter(pk=match_id, round__tournament=tournament)
+        .select_related("round__tournament", "pair_a", "pair_b")
+        .prefetch_related(
+            Prefetch("pair_a__members", queryset=_MEMBERS), Prefetch("pair_b__members", queryset=_MEMBERS)
+        )
+        .first()
+    )
+
+
+@dataclasses.dataclass
+class NextHand:
+    """What the form for the next hand is prefilled with."""
+
+    game_number: int
+    number: int
+    mano: str | None  # None: the first hand of the match, the table says who is mano
+    tantos: tuple[int, int]  # the running tantos, in the match's frame
+    new_game: bool
+
+    @property
+    def score_before(self) -> tuple[int, int] | None:
+        """The score before the hand as the engine writes it (A = this hand's mano pair)."""
+        if self.mano is None:
+            return None
+        a, b = self.tantos
+        return (a, b) if self.mano == "a" else (b, a)
+
+
+@dataclasses.dataclass
+class MatchHands:
+    match: Match
+    games: list[RecordedGame]  # each with `current_hands`
+    next: NextHand | None  # None when the recorded juegos already decide the match
+    decided: tuple[int, int, list[list[int]]] | None
+
+    @property
+    def juegos(self) -> tuple[int, int]:
+        won_a = sum(1 for g in self.games if g.winner == "a")
+        return won_a, sum(1 for g in self.games if g.winner == "b")
+
+
+def _games(match: Match) -> list[RecordedGame]:
+    hands = RecordedHand.objects.filter(is_current=True).select_related("recorded_by").order_by("number")
+    return list(
+        match.recorded_games.order_by("number").prefetch_related(
+            Prefetch("hands", queryset=hands, to_attr="current_hands")
+        )
+    )
+
+
+def next_hand(match: Match, games: Sequence[RecordedGame]) -> NextHand | None:
+    open_game = next((g for g in games if not g.is_closed), None)
+    if open_game is not None:
+        hands = open_game.current_hands
+        return NextHand(
+            open_game.number,
+            (hands[-1].number if hands else 0) + 1,
+            next_mano(open_game, hands),
+            (open_game.tantos_a, open_game.tantos_b),
+            new_game=False,
+        )
+    if juegos_result(list(games), match.round.tournament.games_to_win) is not None:
+        return None
+    mano = None
+    if games:
+        last = games[-1]
+        mano = other(last.current_hands[-1].mano_side) if last.current_hands else other(last.first_mano)
+    return NextHand(len(games) + 1, 1, mano, (0, 0), new_game=True)
+
+
+def match_hands(match: Match) -> MatchHands:
+    games = _games(match)
+    for game in games:
+        for hand in game.current_hands:
+            hand.notes = notes(hand)
+    return MatchHands(match, games, next_hand(match, games), juegos_result(games, match.round.tournament.games_to_win))
+
+
+def hand_versions(hand: RecordedHand) -> QuerySet[RecordedHand]:
+    """Every version of the same hand (same juego and number), newest first."""
+    return (
+        RecordedHand.objects.filter(game_id=hand.game_id, number=hand.number)
+        .select_related("recorded_by", "deleted_by")
+        .order_by("-version")
+    )
+
+
+def matches_for_hands(tournament: Tournament, round_number: int | None = None) -> tuple[Round | None, list[Match]]:
+    """The staff's index: a round's matches (the latest published by default) with their hands."""
+    rounds = Round.objects.filter(tournament=tournament, status=Round.Status.PUBLISHED)
+    round_ = (rounds.filter(number=round_number) if round_number else rounds.order_by("-number")).first()
+    if round_ is None:
+        return None, []
+    matches = list(
+        Match.objects.filter(round=round_, pair_b__isnull=False)
+        .select_related("pair_a", "pair_b")
+        .prefetch_related(
+            Prefetch("pair_a__members", queryset=_MEMBERS), Prefetch("pair_b__members", queryset=_MEMBERS)
+        )
+        .annotate(
+            hand_count=Count("recorded_games__hands", filter=Q(recorded_games__hands__is_current=True), distinct=True),
+            game_count=Count("recorded_games", distinct=True),
+        )
+        .order_by("pool", "table_number", "id")
+    )
+    return round_, matches

@@ -1,0 +1,191 @@
+"""Recorded hands from a phone: a match's juegos and hands with the engine's findings, the form
+for the next hand, a hand's versions (edit as a new version, delete), and the staff's index of a
+round's tables. Thin: scoring.services.hands validates and writes, the server checks who may."""
+
+import json
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring import selectors_players as selectors
+from scoring.forms_hands import HandForm, attach
+from scoring.models import RecordedHand
+from scoring.services.hands import (
+    HandSaved,
+    can_change_hand,
+    can_record_hands,
+    hand_delete,
+    hand_edit,
+    hand_record,
+)
+from torneo.errors import NotAllowed, TournamentError
+from torneo.models import Match, Pair
+from torneo.permissions import Action
+from torneo.views.access import LoginRequired, tournament_for
+
+
+def _match(request: HttpRequest, slug: str, match_id: int) -> Match:
+    tournament = tournament_for(request, slug)
+    match = selectors.match_for_hands(tournament, match_id)
+    if match is None or match.is_bye or not match.round.is_published:
+        raise Http404
+    return match
+
+
+def _deny(request: HttpRequest) -> None:
+    if not request.user.is_authenticated:
+        raise LoginRequired
+    raise PermissionDenied
+
+
+def _label(pair: Pair) -> str:
+    return f"{pair.number} · {pair.display_name}"
+
+
+def _form(match: Match, data=None, initial=None) -> HandForm:  # type: ignore[no-untyped-def]
+    return HandForm(data, initial=initial, pair_names=(_label(match.pair_a), _label(match.pair_b)))
+
+
+def _report(request: HttpRequest, saved: HandSaved, verb: str) -> None:
+    hand = saved.hand
+    text = _("Mano n.º %(n)d del juego %(g)d %(verb)s.") % {"n": hand.number, "g": saved.game.number, "verb": verb}
+    if hand.is_deleted:
+        messages.success(request, text)
+    elif hand.errors:
+        messages.warning(
+            request,
+            text + " " + _("Tiene errores: no cuenta para el tanteo hasta que se corrija (ver las observaciones)."),
+        )
+    else:
+        messages.success(request, text)
+    if saved.game.winner:
+        winner = saved.game.match.pair_a if saved.game.winner == "a" else saved.game.match.pair_b
+        messages.info(
+            request,
+            _("Juego n.º %(g)d para %(p)s (%(a)d-%(b)d).")
+            % {"g": saved.game.number, "p": winner, "a": saved.game.tantos_a, "b": saved.game.tantos_b},
+        )
+    if saved.result is not None:
+        getattr(messages, saved.result.level)(request, saved.result.message)
+
+
+def match_hands(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """A match's recorded juegos and hands; the form for the next hand (POST records it)."""
+    match = _match(request, slug, match_id)
+    may_record = can_record_hands(request.user, match)
+    form = None
+    if request.method == "POST":
+        if not may_record:
+            _deny(request)
+        form = _form(match, request.POST)
+        if form.is_valid():
+            try:
+                saved = hand_record(
+                    match=match,
+                    by=request.user,
+                    record=form.to_record(),
+                    mano=form.cleaned_data["mano"],
+                    game=form.cleaned_data["game"],
+                )
+            except ValidationError as exc:
+                attach(form, exc)
+            except NotAllowed as exc:
+                raise PermissionDenied(str(exc)) from exc
+            except TournamentError as exc:
+                form.add_error(None, str(exc))
+            else:
+                _report(request, saved, _("anotada"))
+                url = reverse("hands_match", kwargs={"slug": slug, "match_id": match.pk})
+                return redirect(f"{url}#mano-{saved.hand.pk}")
+    view = selectors.match_hands(match)
+    if form is None and may_record and view.next is not None:
+        nxt = view.next
+        before = nxt.score_before or (0, 0)
+        form = _form(
+            match,
+            initial={"game": nxt.game_number, "mano": nxt.mano, "score_a": before[0], "score_b": before[1]},
+        )
+    context = {
+        "tournament": match.round.tournament,
+        "match": match,
+        "view": view,
+        "form": form if may_record and (view.next is not None or request.method == "POST") else None,
+        "may_record": may_record,
+    }
+    return render(request, "scoring/hands/match.html", context)
+
+
+def hand_detail(request: HttpRequest, slug: str, match_id: int, hand_id: int) -> HttpResponse:
+    """One hand (any version): its record and findings, its versions; POST saves a correction as a
+    new version."""
+    match = _match(request, slug, match_id)
+    hand = get_object_or_404(RecordedHand.objects.select_related("game", "recorded_by"), pk=hand_id, game__match=match)
+    hand.game.match = match
+    may_change = hand.is_current and can_change_hand(request.user, hand, match)
+    form = None
+    if request.method == "POST":
+        if not (hand.is_current and can_change_hand(request.user, hand, match)):
+            _deny(request)
+        form = _form(match, request.POST)
+        if form.is_valid():
+            try:
+                saved = hand_edit(
+                    hand=hand,
+                    by=request.user,
+                    record=form.to_record(),
+                    mano=form.cleaned_data["mano"],
+                    expected_version=form.cleaned_data["expected_version"],
+                )
+            except ValidationError as exc:
+                attach(form, exc)
+            except NotAllowed as exc:
+                raise PermissionDenied(str(exc)) from exc
+            except TournamentError as exc:
+                form.add_error(None, str(exc))
+            else:
+                _report(request, saved, _("corregida (versión %(v)d)") % {"v": saved.hand.version})
+                url = reverse("hands_match", kwargs={"slug": slug, "match_id": match.pk})
+                return redirect(f"{url}#mano-{saved.hand.pk}")
+    if form is None and may_change:
+        form = _form(match, initial=HandForm.initial_from(hand.record, mano=hand.mano_side, version=hand.version))
+    context = {
+        "tournament": match.round.tournament,
+        "match": match,
+        "hand": hand,
+        "versions": selectors.hand_versions(hand),
+        "notes": selectors.notes(hand),
+        "record_json": json.dumps(hand.record, ensure_ascii=False),
+        "form": form,
+        "may_change": may_change,
+    }
+    return render(request, "scoring/hands/hand.html", context)
+
+
+@require_POST
+def hand_delete_view(request: HttpRequest, slug: str, match_id: int, hand_id: int) -> HttpResponse:
+    match = _match(request, slug, match_id)
+    hand = get_object_or_404(RecordedHand, pk=hand_id, game__match=match)
+    if not can_change_hand(request.user, hand, match):
+        _deny(request)
+    try:
+        saved = hand_delete(hand=hand, by=request.user)
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except TournamentError as exc:
+        messages.error(request, str(exc))
+    else:
+        _report(request, saved, _("borrada"))
+    return redirect("hands_match", slug=slug, match_id=match.pk)
+
+
+def hands_index(request: HttpRequest, slug: str) -> HttpResponse:
+    """Staff: a round's tables, to open one and record its hands."""
+    tournament = tournament_for(request, slug, Action.HANDS_RECORD)
+    number = request.GET.get("ronda", "")
+    round_, matches = selectors.matches_for_hands(tournament, int(number) if number.isdigit() else None)
+    return render(request, "scoring/hands/index.html", {"tournament": tournament, "round": round_, "matches": matches})

@@ -1,0 +1,45 @@
+"""The players' view, phone first: find yourself by name, and your pair's page (current table,
+opponent and times, every past match, results awaiting your confirmation). Public pages that
+update themselves when results arrive (static/js/live.js)."""
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from scoring import selectors_players as selectors
+from torneo.views.access import tournament_for
+
+# ?intervalo= (ms) shortens the live poll of a page, e.g. for a browser test; never below this.
+MIN_LIVE_INTERVAL_MS = 300
+
+
+def live_interval(request: HttpRequest) -> int | None:
+    """The poll interval a page asked for with ?intervalo=<ms> (None: live.js's default)."""
+    raw = request.GET.get("intervalo", "")
+    if not raw.isdigit():
+        return None
+    return max(int(raw), MIN_LIVE_INTERVAL_MS)
+
+
+def find_player(request: HttpRequest, slug: str) -> HttpResponse:
+    """Find yourself: type your name (accents and case ignored) and pick your pair."""
+    tournament = tournament_for(request, slug)
+    q = request.GET.get("q", "")[:100]
+    pairs = selectors.find_pairs(tournament, q)
+    return render(request, "scoring/players/find.html", {"tournament": tournament, "q": q, "pairs": pairs})
+
+
+def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A pair's page: its players, this round's table, opponent and times, its matches."""
+    tournament = tournament_for(request, slug)
+    pair = selectors.pair_with_players(tournament, number)
+    if pair is None:
+        raise Http404
+    page = selectors.pair_page(tournament, pair)
+    context = {
+        "tournament": tournament,
+        "page": page,
+        "pair": pair,
+        "is_member": selectors.is_member(request.user, pair),
+        "live_interval": live_interval(request),
+    }
+    return render(request, "scoring/players/pair.html", context)

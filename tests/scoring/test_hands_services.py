@@ -1,0 +1,450 @@
+"""Recorded hands through the services: a whole juego recorded hand by hand from hand-checked
+deals, the running tantos, juegos closing at the target and on an accepted órdago, the match
+result following from the juegos, false declarations (AMM 4.1a) and wrong tantos (AMM 3.13) as
+findings, typing mistakes refused with nothing written."""
+
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from scoring import mus
+from scoring.models import RecordedGame, RecordedHand, ResultSubmission
+from scoring.services import hands as hands_service
+from scoring.services.hands import hand_delete, hand_edit, hand_record
+from scoring.services.results import result_submit
+from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
+from torneo.errors import Conflict, NotAllowed
+from torneo.models import Match, Player, Round, Tournament
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+
+# Hand-checked deals (seats 0 mano, 1, 2 mano's partner, 3 postre; 8 reyes: a 3 is a rey, a 2 an as).
+# S1 en paso: grande A +1 (seat 0: rey rey), chica B +1 (seat 3: as as 5 6 — the 2 is an as),
+# pares B +3 (seat 1: duples de caballos y cuatros), punto B +1 (seat 1: 28). A 1, B 5.
+S1 = ["12o 12c 1e 5b", "11o 11c 4e 4b", "3c 7o 7c 1b", "10o 6e 5c 2c"]
+# S2 en paso: grande A +1 (seat 0: rey caballo sota), chica B +1 (seat 3: as as as 7), pares A +3
+# (seat 2: duples de seises y cincos beat seat 3's medias de ases), juego A +3 (seats 0 and 1 both
+# 31: the tie goes to mano). A 7, B 1.
+S2 = ["12o 11o 10o 1c", "12c 11c 7c 4c", "5o 5c 6e 6b", "1o 1e 2b 7b"]
+
+
+@dataclass
+class Table:
+    tournament: Tournament
+    match: Match
+    organizer: Any
+    juez: Any
+    control: Any
+    player_a: Any  # plays in match.pair_a
+    player_b: Any  # plays in match.pair_b
+
+
+def table(*, number: int = 1, **fields: Any) -> Table:
+    """A published round with one match at table 4: pair_a and pair_b, each with a player user."""
+    fields.setdefault("status", Tournament.Status.RUNNING)
+    t = TournamentFactory(**fields)
+    organizer = grant(UserFactory(), t, "organizer")
+    juez = grant(UserFactory(), t, "juez")
+    control = grant(UserFactory(), t, "control")
+    a = make_pair(t, players=[player_data(201), player_data(202)])
+    b = make_pair(t, players=[player_data(203), player_data(204)])
+    users = []
+    for pair in (a, b):
+        user = UserFactory()
+        Player.objects.filter(pk=pair.ordered_members()[0].player_id).update(user=user)
+        users.append(user)
+    r = Round.objects.create(
+        tournament=t, number=number, kind=Round.Kind.DRAW, status=Round.Status.PUBLISHED, published_at=timezone.now()
+    )
+    m = Match.objects.create(round=r, table_number=4, pair_a=a, pair_b=b)
+    return Table(t, m, organizer, juez, control, users[0], users[1])
+
+
+def rec(hands: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {"hands": list(S1 if hands is None else hands)}
+    data.update(extra)
+    return data
+
+
+def tantos(game: RecordedGame) -> tuple[int, int]:
+    game.refresh_from_db()
+    return game.tantos_a, game.tantos_b
+
+
+def codes(hand: RecordedHand) -> list[str]:
+    return [f["code"] for f in hand.all_findings]
+
+
+def test_a_whole_juego_hand_by_hand_keeps_the_running_tantos_and_closes_at_40_amm_1_7_a():
+    t = table()
+    by = t.juez
+    # Hand 1: pair_a is mano (A). S1 en paso: A 1, B 5 -> pair_a 1, pair_b 5.
+    h1 = hand_record(match=t.match, by=by, record=rec(), mano="a")
+    assert (h1.hand.number, h1.game.number, h1.hand.mano_side) == (1, 1, "a")
+    assert h1.hand.valid and h1.hand.counted and h1.hand.findings == []
+    assert (h1.hand.score_a, h1.hand.score_b) == (1, 5) and tantos(h1.game) == (1, 5)
+    # Hand 2: mano alternates (AMM 2.8): pair_b is A. The score before is prefilled in its frame
+    # (A 5, B 1). Grande envido 10 accepted, won by seat 0 (rey rey): A +10, then B +1 +3 +1.
+    h2 = hand_record(match=t.match, by=by, record=rec(lances={"grande": ["A:envido 10", "B:quiero"]}))
+    assert h2.hand.mano_side == "b"
+    assert h2.hand.record["score"] == {"A": 5, "B": 1}
+    assert (h2.hand.score_a, h2.hand.score_b) == (6, 15)
+    # Hand 3: pair_a mano again; S2 en paso: A +7, B +1 -> pair_a 13, pair_b 16.
+    h3 = hand_record(match=t.match, by=by, record=rec(S2, claimed={"score": {"A": 13, "B": 16}}))
+    assert h3.hand.mano_side == "a" and h3.hand.findings == []
+    assert tantos(h3.game) == (13, 16)
+    # Hand 4: pair_b mano (A 16, B 13). S2 with a juego envido of 20 accepted: A +1 grande (17),
+    # B +1 chica (14), A +3 pares (20), A +20 juego: 40, the juego is over; the juego's 3 tantos of
+    # A's 31 come after the target and are not counted (DESIGN: the first pair to reach 40 wins).
+    h4 = hand_record(
+        match=t.match,
+        by=by,
+        record=rec(S2, lances={"juego": ["A:envido 20", "B:quiero"]}, claimed={"score": {"A": 40, "B": 14}}),
+    )
+    assert h4.hand.findings == [] and h4.hand.counted
+    game = h4.game
+    game.refresh_from_db()
+    assert (game.tantos_a, game.tantos_b, game.winner, game.won_by_ordago) == (14, 40, "b", False)
+    assert h4.result is None  # one juego of three: nothing to submit yet
+    assert Match.objects.get(pk=t.match.pk).outcome == Match.Outcome.PENDING
+    # The next hand opens juego 2, mano still alternating: pair_a.
+    h5 = hand_record(match=t.match, by=by, record=rec())
+    assert (h5.game.number, h5.hand.number, h5.hand.mano_side) == (2, 1, "a")
+    assert h5.game.first_mano == "a" and tantos(h5.game) == (1, 5)
+
+
+def test_juegos_close_on_an_accepted_ordago_and_the_match_result_follows_amm_1_7_a():
+    t = table()
+    by = t.control
+    # Juego 1: pair_a mano; pares órdago of B accepted; seat 1's duples win: B (pair_b) wins.
+    g1 = hand_record(match=t.match, by=by, record=rec(lances={"pares": ["B:ordago", "A:quiero"]}), mano="a")
+    g1.game.refresh_from_db()
+    assert (g1.game.winner, g1.game.won_by_ordago, g1.game.tantos_a, g1.game.tantos_b) == ("b", True, 0, 0)
+    # Juego 2: mano passes to pair_b (A). Grande órdago of A accepted; seat 0's reyes win: pair_b.
+    g2 = hand_record(match=t.match, by=by, record=rec(lances={"grande": ["A:ordago", "B:quiero"]}))
+    assert (g2.game.number, g2.hand.mano_side) == (2, "b")
+    assert g2.game.winner == "b" and g2.result is None
+    # Juego 3: pair_a mano; pares órdago of B again: pair_b's third juego decides the match 0-3.
+    g3 = hand_record(match=t.match, by=by, record=rec(lances={"pares": ["B:ordago", "A:quiero"]}))
+    assert g3.game.number == 3 and g3.game.winner == "b"
+    assert g3.result is not None and g3.result.level == "success"
+    sub = g3.result.submission
+    assert sub.source == ResultSubmission.Source.HANDS and sub.status == ResultSubmission.Status.CONFIRMED
+    match = Match.objects.get(pk=t.match.pk)
+    assert (match.outcome, match.games_a, match.games_b, match.winner_id) == ("played", 0, 3, match.pair_b_id)
+    assert sub.tantos == [[0, 0], [0, 0], [0, 0]]
+    # The match is decided: no fourth juego.
+    with pytest.raises(ValidationError) as excinfo:
+        hand_record(match=t.match, by=by, record=rec())
+    assert "La partida ya está decidida (0-3)" in excinfo.value.message_dict["game"][0]
+
+
+def _win_three_juegos(t: Table, by: Any) -> list[Any]:
+    out = [hand_record(match=t.match, by=by, record=rec(lances={"pares": ["B:ordago", "A:quiero"]}), mano="a")]
+    out.append(hand_record(match=t.match, by=by, record=rec(lances={"grande": ["A:ordago", "B:quiero"]})))
+    out.append(hand_record(match=t.match, by=by, record=rec(lances={"pares": ["B:ordago", "A:quiero"]})))
+    return out
+
+
+def test_with_double_check_the_result_awaits_the_losing_pair_amm_3_16():
+    t = table(results_double_check=True)
+    last = _win_three_juegos(t, t.player_b)[-1]
+    assert last.result.level == "info" and "pareja perdedora" in last.result.message
+    sub = last.result.submission
+    assert sub.status == ResultSubmission.Status.PROPOSED and sub.submitted_by == t.player_b
+    assert Match.objects.get(pk=t.match.pk).outcome == Match.Outcome.PENDING
+    # Recording more (a correction that changes nothing) does not confirm it behind anyone's back.
+    hand = RecordedHand.objects.get(game__number=1, is_current=True)
+    again = hand_edit(hand=hand, by=t.juez, record=rec(lances={"pares": ["B:ordago", "A:quiero"]}))
+    assert again.result.submission == sub
+    sub.refresh_from_db()
+    assert sub.status == ResultSubmission.Status.PROPOSED
+
+
+def test_a_locked_round_is_reported_not_crashed_amm_3_18():
+    t = table()
+    Round.objects.create(
+        tournament=t.tournament,
+        number=2,
+        kind=Round.Kind.DRAW,
+        status=Round.Status.PUBLISHED,
+        published_at=timezone.now(),
+    )
+    last = _win_three_juegos(t, t.juez)[-1]
+    assert last.result.level == "error"
+    assert "AMM 3.18" in last.result.message and "0-3" in last.result.message
+    assert RecordedHand.objects.filter(is_current=True).count() == 3  # the hands stay saved
+    assert Match.objects.get(pk=t.match.pk).outcome == Match.Outcome.PENDING
+    # And the players may no longer record hands of that match.
+    with pytest.raises(NotAllowed) as excinfo:
+        hand_record(match=t.match, by=t.player_a, record=rec())
+    assert "AMM 3.18" in str(excinfo.value)
+
+
+def test_a_result_entered_by_the_mesa_is_not_overwritten_by_the_hands():
+    t = table()
+    result_submit(match=t.match, by=t.control, games_a=3, games_b=1)
+    last = _win_three_juegos(t, t.juez)[-1]
+    assert last.result.level == "warning"
+    assert "ya tiene resultado (3-1)" in last.result.message and "0-3" in last.result.message
+    match = Match.objects.get(pk=t.match.pk)
+    assert (match.games_a, match.games_b) == (3, 1)
+
+
+def test_a_false_declaration_is_a_finding_by_seat_and_lance_and_stops_the_count_amm_4_1a():
+    t = table()
+    hand_record(match=t.match, by=t.juez, record=rec(), mano="a")
+    # Seat 2 (mano's partner) holds a pareja de sietes (3c 7o 7c 1b) and says «pares no».
+    declarations = [{"pares": True, "juego": False}, {"pares": True, "juego": False}]
+    declarations += [{"pares": False, "juego": False}, {"pares": False, "juego": False}]
+    saved = hand_record(match=t.match, by=t.juez, record=rec(declarations=declarations))
+    hand = saved.hand
+    assert hand.pk and not hand.valid and not hand.counted
+    false = [f for f in hand.findings if f["code"] == "declaracion_falsa"]
+    assert len(false) == 1
+    assert false[0]["article"] == "AMM 4.1a" and false[0]["seat"] == 2 and false[0]["lance"] == "pares"
+    assert false[0]["message"] == "El asiento 2 (compañero del mano) declaró «pares no» y lleva pareja de sietes."
+    assert "tanteo_no_comprobado" in codes(hand)  # AMM 4.2: the jueces apply the effects
+    game = saved.game
+    game.refresh_from_db()
+    assert game.stopped_at == 2 and tantos(game) == (1, 5)  # only hand 1 counts
+    # The next hand is kept but does not count either, until hand 2 is corrected.
+    h3 = hand_record(match=t.match, by=t.juez, record=rec())
+    assert h3.hand.valid and not h3.hand.counted
+    assert tantos(h3.game) == (1, 5)
+    # The table agrees seat 2 had pares: the correction is a new version; everything counts.
+    declarations[2] = {"pares": True, "juego": False}
+    fixed = hand_edit(hand=hand, by=t.juez, record=rec(declarations=declarations))
+    assert fixed.hand.version == 2 and fixed.hand.replaces_id == hand.pk and fixed.hand.counted
+    hand.refresh_from_db()
+    assert not hand.is_current and hand.findings == saved.hand.findings  # the old record is kept
+    # Hand 2 (pair_b mano, A 5 – B 1) en paso: A +1, B +5 -> pair_b 6, pair_a 6. Hand 3 was
+    # recorded when the running tantos were 1-5, so its score before is wrong now (AMM 1.5): it
+    # stops the count until it is corrected too.
+    h3.hand.refresh_from_db()
+    assert "marcador_previo_incorrecto" in codes(h3.hand) and not h3.hand.counted
+    assert tantos(fixed.game) == (6, 6)
+    h3_fixed = hand_edit(hand=h3.hand, by=t.juez, record=rec(score={"A": 6, "B": 6}))
+    assert h3_fixed.hand.counted and tantos(h3_fixed.game) == (7, 11)
+
+
+def test_claimed_tantos_that_differ_from_the_count_are_findings_amm_3_13():
+    t = table()
+    claimed = {"lances": {"grande": {"A": 2, "B": 0}, "chica": {"A": 0, "B": 1}}, "score": {"A": 2, "B": 5}}
+    saved = hand_record(match=t.match, by=t.juez, record=rec(claimed=claimed), mano="a")
+    found = {(f["code"], f.get("lance"), f.get("pair")) for f in saved.hand.findings}
+    assert ("tanteo_incorrecto", "grande", "A") in found
+    assert ("marcador_incorrecto", None, None) in found
+    message = next(f["message"] for f in saved.hand.findings if f["code"] == "tanteo_incorrecto")
+    assert message == "En grande, la pareja A anotó 2 tantos y le corresponden 1."
+    assert not saved.hand.counted and tantos(saved.game) == (0, 0) and saved.game.stopped_at == 1
+
+
+@pytest.mark.parametrize(
+    ("hands", "field", "message"),
+    [
+        (
+            ["12o 8c 7e 1b", *S1[1:]],
+            "hands[0]",
+            "Asiento 0 (mano): «8c» no es una carta: se escribe el número (1–7, 10, 11, 12) y el palo (o, c, e, b), "
+            "p. ej. «12o».",
+        ),
+        (
+            [S1[0], "11o 11c 4e 12o", *S1[2:]],
+            "hands[1]",
+            "Asiento 1: la carta 12o está repetida (también en el asiento 0 (mano)).",
+        ),
+        ([*S1[:3], "10o 6e 5c"], "hands[3]", "Asiento 3 (postre): la mano «10o 6e 5c» tiene 3 cartas; deben ser 4."),
+        ([S1[0], "", "", ""], "hands", "Escribe las cartas de los cuatro jugadores, o de ninguno."),
+    ],
+    ids=["bad_card", "repeated_card", "wrong_count", "some_hands_only"],
+)
+def test_typing_mistakes_in_the_cards_are_refused_in_spanish_and_nothing_is_written_amm_1_2(hands, field, message):
+    t = table()
+    with pytest.raises(ValidationError) as excinfo:
+        hand_record(match=t.match, by=t.juez, record=rec(hands), mano="a")
+    assert excinfo.value.message_dict[field] == [message]
+    assert not RecordedHand.objects.exists() and not RecordedGame.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("record", "field"),
+    [
+        ({"hands": S1, "lances": {"grande": ["A:envido dos"]}}, "lances.grande[0]"),
+        ({"hands": S1, "lances": {"mus": []}}, "lances.mus"),
+        ({"hands": S1, "declaraciones": []}, "declaraciones"),
+        ({"hands": S1, "declarations": [{"pares": "si"}, None, None, None]}, "declarations[0].pares"),
+        ({"hands": S1, "rules": "navarra"}, "rules"),
+        ({"hands": []}, "claimed.score"),
+        ("12o 12c 1e 5b", "record"),
+    ],
+    ids=["bet", "lance", "unknown_key", "declaration", "other_rules", "no_cards_no_score", "not_an_object"],
+)
+def test_a_record_out_of_format_is_refused_by_field_and_nothing_is_written(record, field):
+    t = table()
+    with pytest.raises(ValidationError) as excinfo:
+        hand_record(match=t.match, by=t.juez, record=record, mano="a")
+    assert field in excinfo.value.message_dict
+    assert not RecordedHand.objects.exists()
+
+
+def test_the_first_hand_needs_the_mano_pair_and_mano_alternates_amm_2_8():
+    t = table()
+    with pytest.raises(ValidationError) as excinfo:
+        hand_record(match=t.match, by=t.juez, record=rec())
+    assert excinfo.value.message_dict["mano"] == ["Indica qué pareja es mano en la primera mano del juego."]
+    first = hand_record(match=t.match, by=t.juez, record=rec(), mano="b")
+    # pair_b mano: its A 1, B 5 is pair_b 1, pair_a 5 in the match's frame.
+    assert (first.hand.score_a, first.hand.score_b) == (5, 1)
+    second = hand_record(match=t.match, by=t.juez, record=rec())
+    assert second.hand.mano_side == "a" and second.hand.record["score"] == {"A": 5, "B": 1}
+    # The same pair mano twice running is told (AMM 2.8), not refused.
+    third = hand_record(match=t.match, by=t.juez, record=rec(), mano="a")
+    assert "mano_dos_veces" in codes(third.hand) and third.hand.counted
+
+
+def test_a_score_before_that_is_not_the_running_tantos_stops_the_count_amm_1_5():
+    t = table()
+    hand_record(match=t.match, by=t.juez, record=rec(), mano="a")
+    saved = hand_record(match=t.match, by=t.juez, record=rec(score={"A": 0, "B": 0}))
+    finding = next(f for f in saved.hand.sequence_findings if f["code"] == "marcador_previo_incorrecto")
+    assert finding["article"] == "AMM 1.5"
+    assert "debería empezar con A 5 – B 1" in finding["message"]
+    assert saved.hand.valid and not saved.hand.counted and saved.game.stopped_at == 2
+
+
+def test_a_hand_without_cards_counts_at_the_claimed_score_with_a_notice_amm_3_4_c():
+    t = table()
+    saved = hand_record(
+        match=t.match, by=t.juez, record={"hands": [], "claimed": {"score": {"A": 3, "B": 9}}}, mano="a"
+    )
+    assert not saved.hand.has_cards and saved.hand.record["hands"] == []
+    assert [f["code"] for f in saved.hand.findings] == ["sin_cartas"] and saved.hand.counted
+    assert tantos(saved.game) == (3, 9)
+    # A claimed score lower than before is an error; an órdago without its winner too.
+    down = hand_record(
+        match=t.match, by=t.juez, record={"hands": ["", "", "", ""], "claimed": {"score": {"A": 0, "B": 0}}}
+    )
+    assert "marcador_incorrecto" in codes(down.hand) and not down.hand.counted
+    hand_delete(hand=down.hand, by=t.juez)
+    ordago = hand_record(
+        match=t.match,
+        by=t.juez,
+        record={"hands": [], "lances": {"grande": ["A:ordago", "B:quiero"]}, "claimed": {"score": {"A": 9, "B": 3}}},
+    )
+    assert "ordago_sin_ganador" in codes(ordago.hand)
+    won = hand_edit(
+        hand=ordago.hand,
+        by=t.juez,
+        record={
+            "hands": [],
+            "lances": {"grande": ["A:ordago", "B:quiero"]},
+            "claimed": {"score": {"A": 9, "B": 3}, "game_winner": "A"},
+        },
+    )
+    won.game.refresh_from_db()
+    assert won.game.winner == "b" and won.game.won_by_ordago  # A of a pair_b-mano hand is pair_b
+
+
+def test_the_tournaments_tantos_per_juego_are_the_target_amm_1_7_a():
+    t = table(points_per_game=25)
+    hand_record(match=t.match, by=t.juez, record=rec(), mano="a")  # pair_a 1, pair_b 5
+    # pair_b mano (A 5 – B 1): grande envido 20 accepted: A 25 at once, the juego is over.
+    saved = hand_record(match=t.match, by=t.juez, record=rec(lances={"grande": ["A:envido 20", "B:quiero"]}))
+    saved.game.refresh_from_db()
+    assert (saved.game.target, saved.game.winner, saved.game.tantos_b) == (25, "b", 25)
+
+
+def test_edit_and_delete_keep_every_version_and_stale_edits_conflict():
+    t = table()
+    first = hand_record(match=t.match, by=t.juez, record=rec(), mano="a").hand
+    edited = hand_edit(hand=first, by=t.juez, record=rec(S2), expected_version=1).hand
+    assert (edited.number, edited.version, edited.is_current) == (1, 2, True)
+    assert (edited.score_a, edited.score_b) == (7, 1)
+    with pytest.raises(Conflict):
+        hand_edit(hand=first, by=t.juez, record=rec())  # an old version
+    with pytest.raises(Conflict):
+        hand_edit(hand=edited, by=t.juez, record=rec(), expected_version=1)
+    gone = hand_delete(hand=edited, by=t.juez)
+    assert gone.hand.is_deleted and not gone.hand.is_current
+    assert tantos(gone.game) == (0, 0)
+    assert RecordedHand.objects.filter(game=gone.game).count() == 2  # nothing is erased
+    again = hand_record(match=t.match, by=t.juez, record=rec())
+    assert (again.hand.number, again.hand.version, again.hand.replaces_id) == (1, 3, edited.pk)
+
+
+def test_players_record_their_own_match_only_and_never_change_a_jueces_hand():
+    t = table()
+    other = table()
+    with pytest.raises(NotAllowed):
+        hand_record(match=other.match, by=t.player_a, record=rec(), mano="a")
+    mine = hand_record(match=t.match, by=t.player_a, record=rec(), mano="a").hand
+    assert mine.recorded_as == RecordedHand.RecordedAs.PLAYER
+    assert hand_edit(hand=mine, by=t.player_b, record=rec(S2)).hand.version == 2  # the other pair too
+    judged = hand_record(match=t.match, by=t.juez, record=rec()).hand
+    with pytest.raises(NotAllowed) as excinfo:
+        hand_edit(hand=judged, by=t.player_a, record=rec())
+    assert str(excinfo.value) == "Esta mano la anotó la organización o un juez: solo ellos pueden cambiarla."
+    with pytest.raises(NotAllowed):
+        hand_delete(hand=judged, by=t.player_b)
+
+
+def test_the_stored_record_is_the_engines_format_and_checks_the_same_from_the_command_line():
+    t = table()
+    declarations = [{"pares": True}, {"pares": True}, {"pares": False}, {"pares": False}]
+    hand = hand_record(match=t.match, by=t.juez, record=rec(declarations=declarations), mano="a").hand
+    assert mus.record_to_json(mus.parse_record(hand.record)) == hand.record
+    out = subprocess.run(
+        [sys.executable, "-m", "scoring.mus", "validate"],
+        input=json.dumps(hand.record),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    line = json.loads(out.stdout)
+    assert line["id"] == hand.record["id"] and "mano 1" in line["id"]
+    assert line["findings"] == hand.findings
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_recording_the_same_table_at_once_get_consecutive_hands(on_postgres, monkeypatch):
+    from tests.torneo.test_concurrency import run_together
+
+    t = table()
+    hand_record(match=t.match, by=t.juez, record=rec(), mano="a")
+    original = hands_service._game_for_new_hand
+
+    def slow(*args: Any, **kwargs: Any) -> RecordedGame:
+        game = original(*args, **kwargs)
+        time.sleep(0.3)  # widen the race: both would read hand 1 as the last one without the lock
+        return game
+
+    monkeypatch.setattr(hands_service, "_game_for_new_hand", slow)
+    results = run_together(
+        lambda: hand_record(match=t.match, by=t.player_a, record=rec(S2)),
+        lambda: hand_record(match=t.match, by=t.player_b, record=rec(S2)),
+    )
+    assert all(not isinstance(r, Exception) for r in results), results
+    assert sorted(r.hand.number for r in results) == [2, 3]
+    assert sorted(r.hand.mano_side for r in results) == ["a", "b"]  # mano kept alternating
+
+
+def test_a_pending_result_of_the_mesa_is_not_superseded_by_the_hands():
+    t = table(results_double_check=True)
+    proposed = result_submit(match=t.match, by=t.control, games_a=3, games_b=2)
+    last = _win_three_juegos(t, t.juez)[-1]
+    assert last.result.level == "warning"
+    assert "pendiente de confirmar (3-2, Mesa de control)" in last.result.message
+    proposed.refresh_from_db()
+    assert proposed.status == ResultSubmission.Status.PROPOSED

@@ -1,0 +1,228 @@
+"""The players' view: find yourself by name (accents and case ignored), your pair's page across
+rounds (waiting for the draw, the current table and opponent with its times, exentas, past
+results, a result awaiting your confirmation), in a constant number of queries."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring.models import ResultSubmission
+from scoring.services.results import result_submit
+from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
+from tests.scoring.test_hands_services import table
+from tests.torneo.simulation import new_tournament
+from torneo.models import Match, Pair, Player, Round, Session
+from torneo.services.registrations import pair_withdraw
+from torneo.services.rounds import draw_publish, live_draw, round_prepare
+
+pytestmark = pytest.mark.django_db
+
+
+def text_of(response) -> str:
+    assert response.status_code == 200, response.status_code
+    html = response.content.decode()
+    main = html[html.index("<main") : html.index("</main>")]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", main))
+
+
+def page_url(tournament, number: int) -> str:
+    return f"/torneos/{tournament.slug}/parejas/{number}/ficha/"
+
+
+def publish_next_round(sim) -> Round:
+    round_ = round_prepare(tournament=sim.tournament, by=sim.organizer)
+    draw_publish(draw=live_draw(round_), public_value="3 5 1", witness=sim.juez, by=sim.organizer)
+    round_.refresh_from_db()
+    return round_
+
+
+def pair_match(round_: Round, pair: Pair) -> Match:
+    return Match.objects.get(
+        round=round_, pk__in=round_.matches.filter(pair_a=pair) | round_.matches.filter(pair_b=pair)
+    )
+
+
+# --- find yourself ---------------------------------------------------------------------------
+
+
+def test_find_yourself_by_name_ignoring_accents_and_case():
+    t = TournamentFactory()
+    mine = make_pair(t, players=[player_data(1, first_name="José", last_name="García Núñez"), player_data(2)])
+    make_pair(t, players=[player_data(3, first_name="María", last_name="Peña Ruiz"), player_data(4)])
+    make_pair(t)
+    base = f"/torneos/{t.slug}/jugadores/"
+    for query in ("jose garcia", "GARCÍA", "nunez jose"):
+        response = Client().get(base, {"q": query})
+        page = text_of(response)
+        assert "1 pareja con" in page and "José García Núñez" in page
+        assert f'href="{page_url(t, mine.number)}"' in response.content.decode()
+    assert "María Peña Ruiz" in text_of(Client().get(base, {"q": "pena"}))
+    assert "Ninguna pareja con «Zuloaga»" in text_of(Client().get(base, {"q": "Zuloaga"}))
+    empty = text_of(Client().get(base))
+    assert "Escribe tu nombre o tu apellido" in empty and "José" not in empty
+
+
+def test_a_draft_tournament_has_no_players_pages():
+    t = TournamentFactory(status="draft")
+    pair = make_pair(t)
+    assert Client().get(f"/torneos/{t.slug}/jugadores/", {"q": "a"}).status_code == 404
+    assert Client().get(page_url(t, pair.number)).status_code == 404
+
+
+# --- the pair page across rounds ---------------------------------------------------------------
+
+
+def test_the_pair_page_across_rounds_amm_6_1_a_6_2():
+    sim = new_tournament(9, seed=4, games_to_win=3)
+    t = sim.tournament
+    pair = Pair.objects.filter(tournament=t).order_by("number").first()
+    # Before any round: waiting for the draw, and the page is live (it refreshes itself).
+    response = Client().get(page_url(t, pair.number))
+    page = text_of(response)
+    assert "Esperando el sorteo" in page and "Ninguna partida anterior." in page
+    html = response.content.decode()
+    assert f'data-live="/torneos/{t.slug}/live.json"' in html and f'data-live-version="{t.live_version}"' in html
+    assert pair.members.first().player.full_name in page
+    # Round 1 prepared (commitment published), not drawn yet.
+    round_ = round_prepare(tournament=t, by=sim.organizer)
+    assert "Ronda 1: esperando el sorteo" in text_of(Client().get(page_url(t, pair.number)))
+    # Drawn and published: the table, the opponent, the times (AMM 6.1.a: 5 minutes; 6.2: 60).
+    draw_publish(draw=live_draw(round_), public_value="6 6 1", witness=sim.juez, by=sim.organizer)
+    round_.refresh_from_db()
+    bye_match = round_.matches.get(pair_b__isnull=True)
+    played = round_.matches.filter(pair_b__isnull=False).select_related("pair_a", "pair_b").first()
+    me, rival = played.pair_a, played.pair_b
+    page = text_of(Client().get(page_url(t, me.number)))
+    assert f"Mesa {played.table_number} " in page
+    assert f"contra {rival.number} · {rival.display_name}" in page and rival.members_label in page
+    start = timezone.localtime(round_.published_at + timedelta(minutes=5)).strftime("%H:%M")
+    end = timezone.localtime(round_.published_at + timedelta(minutes=65)).strftime("%H:%M")
+    assert f"a las {start} como tarde (AMM 6.1.a)" in page
+    assert f"{end} (máximo 60 minutos, AMM 6.2)" in page
+    assert "llegarán en una próxima versión" in page
+    # The exenta (9 pairs): the pair goes through without playing (AMM 5.6).
+    assert "Exenta: pasáis de ronda sin jugar (AMM 5.6)." in text_of(Client().get(page_url(t, bye_match.pair_a.number)))
+    # Results: the winner and the loser read it from their side.
+    for match in round_.matches.filter(outcome=Match.Outcome.PENDING):
+        result_submit(match=match, by=sim.organizer, games_a=3, games_b=1)
+    assert "Ganada 3-1" in text_of(Client().get(page_url(t, me.number)))
+    loser_page = text_of(Client().get(page_url(t, rival.number)))
+    assert "Perdida 1-3" in loser_page and "Eliminada" in loser_page  # a 1 cero: out at the first loss
+    # Round 2: the winner plays again; round 1 is now a past match, with its opponent.
+    round2 = publish_next_round(sim)
+    page = text_of(Client().get(page_url(t, me.number)))
+    current = pair_match(round2, me)
+    assert "Ronda 2" in page and "1 ganadas · 0 perdidas" in page and "Sigue en el torneo" in page
+    if current.is_bye:
+        assert "Exenta" in page
+    else:
+        assert f"Mesa {current.table_number} " in page
+    past = page[page.index("Partidas") :]
+    assert "Ronda 1" in past and f"mesa {played.table_number}" in past and "Ganada 3-1" in past
+    assert f"contra {rival.number} · {rival.display_name}" in past
+    # The eliminated pair does not play round 2.
+    assert "La pareja ya no juega en el torneo." in text_of(Client().get(page_url(t, rival.number)))
+
+
+def test_walkover_double_loss_and_withdrawn_pairs_read_right():
+    t = table()
+    result_submit(match=t.match, by=t.organizer, outcome="double_loss")
+    page = text_of(Client().get(page_url(t.tournament, t.match.pair_a.number)))
+    assert "Perdida por ambas parejas" in page and "0 ganadas · 1 perdidas" in page
+    other = table()
+    result_submit(match=other.match, by=other.organizer, outcome="walkover", winner=other.match.pair_b)
+    page = text_of(Client().get(page_url(other.tournament, other.match.pair_b.number)))
+    assert "Ganada 3-0 (incomparecencia)" in page
+    pair_withdraw(pair=other.match.pair_a, reason="")
+    page = text_of(Client().get(page_url(other.tournament, other.match.pair_a.number)))
+    assert "Retirada" in page and "Eliminada" in page
+
+
+def test_courtesy_time_of_the_jornadas_first_round_shows_in_the_times_amm_6_1_c():
+    t = table()
+    session = Session.objects.create(tournament=t.tournament, name="J1", starts_at=timezone.now(), courtesy_minutes=15)
+    Round.objects.filter(pk=t.match.round_id).update(session=session)
+    round_ = Round.objects.get(pk=t.match.round_id)
+    page = text_of(Client().get(page_url(t.tournament, t.match.pair_a.number)))
+    start = timezone.localtime(round_.published_at + timedelta(minutes=20)).strftime("%H:%M")
+    assert f"a las {start} como tarde (AMM 6.1.a; con 15 min de cortesía, AMM 6.1.c)" in page
+
+
+def test_a_result_awaiting_the_losing_pair_links_its_players_to_the_confirmation_amm_3_16():
+    t = table(results_double_check=True)
+    sub = result_submit(match=t.match, by=t.control, games_a=3, games_b=2)
+    assert sub.status == ResultSubmission.Status.PROPOSED
+    loser = t.match.pair_b
+    confirm = reverse("result_confirm", args=[t.tournament.slug, sub.pk])
+    anonymous = Client().get(page_url(t.tournament, loser.number))
+    assert "Resultado pendiente de vuestra confirmación" in text_of(anonymous)
+    assert "2-3" in text_of(anonymous) and confirm not in anonymous.content.decode()
+    client = Client()
+    client.force_login(t.player_b)
+    html = client.get(page_url(t.tournament, loser.number)).content.decode()
+    assert f'href="{confirm}"' in html
+    # The winners have nothing to confirm.
+    client.force_login(t.player_a)
+    assert "pendiente de vuestra confirmación" not in text_of(client.get(page_url(t.tournament, t.match.pair_a.number)))
+
+
+def test_the_poll_interval_can_be_shortened_with_intervalo():
+    t = table()
+    html = Client().get(page_url(t.tournament, t.match.pair_a.number), {"intervalo": "500"}).content.decode()
+    assert 'data-live-interval="500"' in html
+    html = Client().get(page_url(t.tournament, t.match.pair_a.number), {"intervalo": "5"}).content.decode()
+    assert 'data-live-interval="300"' in html  # never below 300 ms
+    assert "data-live-interval" not in Client().get(page_url(t.tournament, t.match.pair_a.number)).content.decode()
+
+
+# --- constant queries ----------------------------------------------------------------------------
+
+
+def _two_rounds(pairs: int):
+    sim = new_tournament(pairs, seed=7)
+    first = publish_next_round(sim)
+    for match in first.matches.filter(outcome=Match.Outcome.PENDING):
+        result_submit(match=match, by=sim.organizer, games_a=3, games_b=2)
+    second = publish_next_round(sim)
+    match = second.matches.filter(pair_b__isnull=False).select_related("pair_a").first()
+    pair = match.pair_a
+    user = UserFactory()
+    Player.objects.filter(pk=pair.ordered_members()[0].player_id).update(user=user)
+    grant(UserFactory(), sim.tournament, "control")
+    return sim.tournament, pair, user
+
+
+def _queries(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 200
+    return len(ctx.captured_queries)
+
+
+@pytest.mark.parametrize("logged_in", [False, True], ids=["public", "player"])
+def test_the_pair_page_costs_the_same_queries_for_16_and_120_pairs(django_assert_num_queries, logged_in):
+    small_t, small_pair, small_user = _two_rounds(16)
+    big_t, big_pair, big_user = _two_rounds(120)
+    small, big = Client(), Client()
+    if logged_in:
+        small.force_login(small_user)
+        big.force_login(big_user)
+    expected = _queries(small, page_url(small_t, small_pair.number))
+    assert expected <= (12 if logged_in else 9), expected
+    with django_assert_num_queries(expected):
+        response = big.get(page_url(big_t, big_pair.number))
+    page = text_of(response)
+    assert "Ronda 2" in page and "Ganada 3-2" in page  # round 1, from the winner's side
+
+
+def test_find_yourself_costs_the_same_queries_for_16_and_120_pairs(django_assert_num_queries):
+    small_t, _, _ = _two_rounds(16)
+    big_t, _, _ = _two_rounds(120)
+    expected = _queries(Client(), f"/torneos/{small_t.slug}/jugadores/?q=a")
+    with django_assert_num_queries(expected):
+        Client().get(f"/torneos/{big_t.slug}/jugadores/?q=a")

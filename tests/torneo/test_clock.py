@@ -1,0 +1,116 @@
+"""The pure chapter VI module (torneo/clock.py): the maximum duration of a partida (AMM 6.2) and
+when a round's clock starts (AMM 6.1.a, 6.1.c). No database, no Django."""
+
+import ast
+import datetime
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from torneo import clock
+
+ROOT = Path(__file__).resolve().parents[2]
+MADRID = ZoneInfo("Europe/Madrid")
+
+
+def test_three_juegos_last_60_minutes_amm_6_2():
+    assert clock.max_duration_minutes(3) == 60
+
+
+def test_four_juegos_last_85_minutes_amm_6_2():
+    assert clock.max_duration_minutes(4) == 85
+
+
+def test_two_juegos_12_minutes_per_possible_juego_rounded_up_to_5_amm_6_2():
+    # To 2 juegos ganados the longest partida is 2-1, 3 juegos: 36 minutes, rounded up to 40.
+    assert clock.max_games(2) == 3
+    assert clock.max_duration_minutes(2) == 40
+
+
+def test_five_juegos_12_minutes_per_possible_juego_rounded_up_to_5_amm_6_2():
+    # 5-4 is 9 juegos: 108 minutes, rounded up to 110.
+    assert clock.max_games(5) == 9
+    assert clock.max_duration_minutes(5) == 110
+
+
+@pytest.mark.parametrize(("games", "minutes"), [(1, 15), (6, 135), (7, 160)])
+def test_other_numbers_of_juegos_amm_6_2(games, minutes):
+    # 1 -> 12 -> 15; 6 -> 11 juegos, 132 -> 135; 7 -> 13 juegos, 156 -> 160.
+    assert clock.max_duration_minutes(games) == minutes
+    assert clock.max_duration_minutes(games) % 5 == 0
+
+
+def test_a_partida_needs_at_least_one_juego():
+    with pytest.raises(ValueError, match="1 juego o más"):
+        clock.max_duration_minutes(0)
+
+
+def test_the_clock_starts_at_most_5_minutes_after_the_draw_is_published_amm_6_1_a():
+    published = datetime.datetime(2026, 12, 12, 10, 0, tzinfo=MADRID)
+    assert clock.clock_start(published) == datetime.datetime(2026, 12, 12, 10, 5, tzinfo=MADRID)
+
+
+def test_courtesy_time_delays_the_clock_of_the_first_partida_amm_6_1_c():
+    published = datetime.datetime(2026, 12, 12, 10, 0, tzinfo=MADRID)
+    assert clock.clock_start(published, courtesy_minutes=15) == datetime.datetime(2026, 12, 12, 10, 20, tzinfo=MADRID)
+    with pytest.raises(ValueError, match="no puede ser negativo"):
+        clock.clock_start(published, courtesy_minutes=-1)
+
+
+def test_round_times_start_end_and_forced_end_amm_6_1_a_6_2_6_5():
+    published = datetime.datetime(2026, 12, 12, 18, 32, tzinfo=MADRID)
+    times = clock.round_times(published, 4)
+    assert times.starts_at == datetime.datetime(2026, 12, 12, 18, 37, tzinfo=MADRID)
+    assert times.ends_at == datetime.datetime(2026, 12, 12, 20, 2, tzinfo=MADRID)  # + 85 minutes
+    assert times.limit_at == datetime.datetime(2026, 12, 12, 20, 12, tzinfo=MADRID)  # AMM 6.5: + 10
+    assert times.minutes == 85 and times.courtesy_minutes == 0
+
+
+def test_the_command_line_answers_each_line_and_goes_on_after_a_bad_one():
+    out = io.StringIO()
+    lines = [
+        json.dumps({"games_to_win": 3, "published_at": "2026-12-12T10:00:00+01:00"}),
+        "",
+        "no es json",
+        json.dumps({"games_to_win": 5}),
+    ]
+    assert clock.main(lines, out) == 1
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert answers[0] == {
+        "games_to_win": 3,
+        "max_minutes": 60,
+        "starts_at": "2026-12-12T10:05:00+01:00",
+        "ends_at": "2026-12-12T11:05:00+01:00",
+        "limit_at": "2026-12-12T11:15:00+01:00",
+    }
+    assert answers[1]["error"].startswith("línea 3: ")
+    assert answers[2] == {"games_to_win": 5, "max_minutes": 110}
+
+
+def test_python_m_torneo_clock_runs_without_django():
+    proc = subprocess.run(
+        [sys.executable, "-m", "torneo.clock"],
+        input='{"games_to_win": 4}\n',
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == {"games_to_win": 4, "max_minutes": 85}
+
+
+def test_the_module_is_pure():
+    tree = ast.parse((ROOT / "torneo" / "clock.py").read_text())
+    imported = {
+        alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+    }
+    imported |= {
+        node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert "django" not in imported and "torneo" not in imported
