@@ -1,12 +1,17 @@
 """Entering, confirming and correcting match results (actas).
 
 Every submission is a new version (never an update), so nothing typed is ever lost. Entry and
-correction lock the match row (select_for_update) and compare the version the person saw with the
-latest one: of two people typing the same table at once, one wins and the other gets a clear
-conflict (409), on PostgreSQL as anywhere. With the tournament's double check on, a result counts
-only once a second person — or a player of the losing pair, like the signature of AMM 3.16 —
-confirms it; nobody confirms their own entry. Once the next round's draw is published the result
-is final (AMM 3.18) except for the organizer, with a reason that stays on record.
+correction lock the tournament row and then the match row (select_for_update, always in that order,
+the order the draw services use) and compare the version the person saw with the latest one: of two
+people typing the same table at once, one wins and the other gets a clear conflict (409), on
+PostgreSQL as anywhere. Locking the tournament first also orders every result against the
+publication of the next draw, so that no result slips in after the draw that should have used it.
+
+With the tournament's double check on, a result counts only once a second person — or a player of
+the losing pair, like the signature of AMM 3.16 — confirms it; nobody confirms their own entry. A
+second, identical entry by another person confirms the first. Once the next round's draw is
+published the result is final (AMM 3.18) except for the organizer, with a reason that stays on
+record; the same holds for every result once the tournament is finished.
 """
 
 from collections.abc import Sequence
@@ -20,19 +25,30 @@ from django.utils.translation import gettext as _
 
 from scoring.models import ResultSubmission
 from torneo.errors import Conflict, NotAllowed, TournamentError
-from torneo.models import Match, Pair, Round
+from torneo.models import Match, Pair, Round, Tournament
 from torneo.permissions import Action, can, is_member_of
 from torneo.services.live import live_bump
 
 Outcome = Match.Outcome
+Status = ResultSubmission.Status
 SUBMITTABLE = (Outcome.PLAYED, Outcome.WALKOVER, Outcome.RETIRED, Outcome.DOUBLE_LOSS, Outcome.RULING)
+MAX_REASON = 500
+
+
+def round_locked(round_: Round) -> bool:
+    """AMM 3.18: once the next round's draw is published, the results that stand are final; and
+    all of them once the tournament is finished (the classification is published)."""
+    tournament = round_.tournament
+    if tournament.status == Tournament.Status.FINISHED:
+        return True
+    return Round.objects.filter(
+        tournament_id=tournament.pk, number__gt=round_.number, status=Round.Status.PUBLISHED
+    ).exists()
 
 
 def is_locked(match: Match) -> bool:
-    """AMM 3.18: once the next round's draw is published, the result that stands is final."""
-    return Round.objects.filter(
-        tournament_id=match.round.tournament_id, number__gt=match.round.number, status=Round.Status.PUBLISHED
-    ).exists()
+    """AMM 3.18 for one match (see `round_locked`)."""
+    return round_locked(match.round)
 
 
 def _errors(**by_field: str) -> ValidationError:
@@ -53,6 +69,7 @@ def clean_result(
     tournament = match.round.tournament
     target = tournament.games_to_win
     if match.is_bye:
+        # AMM 5.6: an exenta is a pass, not a match: nothing to write on an acta.
         raise TournamentError(_("Una exenta no tiene resultado que anotar: la pareja pasa de ronda."), code="bye")
     if outcome not in SUBMITTABLE:
         raise _errors(outcome=_("Resultado no válido."))
@@ -63,8 +80,9 @@ def clean_result(
         if value is not None and not (0 <= value <= target):
             raise _errors(**{name: _("Los juegos van de 0 a %(g)d (partida a %(g)d juegos ganados).") % {"g": target}})
     if outcome == Outcome.PLAYED:
+        # AMM 1.7.a: the match ends when one pair reaches the tournament's juegos.
         if games_a is None or games_b is None:
-            raise _errors(games_a=_("Indica los juegos de cada pareja."))
+            raise _errors(**{"games_a" if games_a is None else "games_b": _("Indica los juegos de cada pareja.")})
         if sorted((games_a, games_b))[1] != target or games_a == games_b:
             raise _errors(
                 games_a=_(
@@ -78,17 +96,24 @@ def clean_result(
             raise _errors(winner=_("La ganadora no coincide con los juegos."))
         winner = derived
     elif outcome == Outcome.DOUBLE_LOSS:
+        # AMM 6.1.b (both pairs late) and 6.5.b (time exceeded, no agreement): both pairs lose.
         if winner is not None:
             raise _errors(winner=_("Si pierden las dos parejas no hay ganadora."))
         if target in (games_a, games_b):
             raise _errors(games_a=_("Con una pareja en %(g)d juegos la partida ya tenía ganadora.") % {"g": target})
-    else:  # walkover, retirement, juez's ruling: the winner must be named
+    else:  # walkover (incomparecencia, AMM 6.1.b), retirement, juez's ruling: the winner must be named
         if winner is None:
             raise _errors(winner=_("Indica qué pareja gana la partida."))
         if games_a is None and games_b is None:
             games_a, games_b = (target, 0) if winner.pk == match.pair_a_id else (0, target)
         elif games_a is None or games_b is None:
-            raise _errors(games_a=_("Indica los juegos de las dos parejas, o de ninguna."))
+            raise _errors(
+                **{
+                    "games_a" if games_a is None else "games_b": _(
+                        "Indica los juegos de las dos parejas, o de ninguna."
+                    )
+                }
+            )
         elif (games_a if winner.pk == match.pair_a_id else games_b) < (
             games_b if winner.pk == match.pair_a_id else games_a
         ):
@@ -149,6 +174,20 @@ def latest_version(match: Match) -> int:
     return match.submissions.aggregate(v=Max("version"))["v"] or 0
 
 
+def _lock(match_id: int) -> Match:
+    """Lock the tournament row, then the match row: the order draw_publish uses (Tournament first),
+    so a result and the next round's draw never interleave (AMM 3.18)."""
+    tournament_id = Match.objects.filter(pk=match_id).values_list("round__tournament_id", flat=True).first()
+    if tournament_id is None:
+        raise TournamentError(_("La partida no existe."), code="not_found")
+    Tournament.objects.select_for_update(no_key=True).filter(pk=tournament_id).values_list("pk", flat=True).get()
+    return (
+        Match.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("round__tournament", "pair_a", "pair_b")
+        .get(pk=match_id)
+    )
+
+
 def result_submit(
     *,
     match: Match,
@@ -164,12 +203,11 @@ def result_submit(
 ) -> ResultSubmission:
     """Enter (or correct) a match's result. `expected_version`: the latest version the person saw
     (0 if none); a different latest version means someone else entered it first: Conflict."""
+    reason = (reason or "").strip()
+    if len(reason) > MAX_REASON:
+        raise _errors(reason=_("El motivo es demasiado largo (máximo %(n)d caracteres).") % {"n": MAX_REASON})
     with transaction.atomic():
-        match = (
-            Match.objects.select_for_update(no_key=True, of=("self",))
-            .select_related("round__tournament", "pair_a", "pair_b")
-            .get(pk=match.pk)
-        )
+        match = _lock(match.pk)
         tournament = match.round.tournament
         if not match.round.is_published:
             raise TournamentError(_("La ronda no está publicada."), code="unpublished")
@@ -182,9 +220,9 @@ def result_submit(
                         "El resultado de la mesa %(t)s es inamovible: ya se ha publicado el sorteo "
                         "siguiente (AMM 3.18). Solo la organización puede cambiarlo, con un motivo."
                     )
-                    % {"t": match.table_number}
+                    % {"t": match.table_number or "—"}
                 )
-            if not reason.strip():
+            if not reason:
                 raise _errors(reason=_("Cambiar un resultado ya cerrado (AMM 3.18) necesita un motivo."))
         latest = latest_version(match)
         if expected_version is not None and expected_version != latest:
@@ -195,48 +233,49 @@ def result_submit(
                     "La mesa %(t)s acaba de recibir otro resultado (versión %(v)d, de %(u)s). "
                     "Revísalo antes de cambiarlo."
                 )
-                % {"t": match.table_number, "v": latest, "u": who}
+                % {"t": match.table_number or "—", "v": latest, "u": who}
             )
         data = clean_result(
             match=match, outcome=outcome, games_a=games_a, games_b=games_b, winner=winner, tantos=tantos
         )
-        pending = match.submissions.filter(status=ResultSubmission.Status.PROPOSED).first()
-        if tournament.results_double_check and not locked:
+        if data["outcome"] == Outcome.RULING and not reason:
+            raise _errors(reason=_("Escribe la decisión del juez (quién y por qué) en el motivo."))
+        double_check = tournament.results_double_check and not locked
+        if double_check:
+            pending = match.submissions.filter(status=Status.PROPOSED).first()
             if pending and pending.submitted_by_id != getattr(by, "pk", None) and _same(pending, data):
                 return _confirm(match, pending, by)  # a second, identical entry confirms the first
             if pending:
-                pending.status = ResultSubmission.Status.SUPERSEDED
+                pending.status = Status.SUPERSEDED
                 pending.save(update_fields=["status"])
+        now = timezone.now()
         sub = ResultSubmission.objects.create(
             match=match,
             version=latest + 1,
             source=source,
-            submitted_by=by,
-            reason=reason.strip(),
-            status=(
-                ResultSubmission.Status.PROPOSED
-                if tournament.results_double_check and not locked
-                else ResultSubmission.Status.CONFIRMED
-            ),
+            submitted_by=by if getattr(by, "pk", None) else None,
+            reason=reason,
+            status=Status.PROPOSED if double_check else Status.CONFIRMED,
+            confirmed_by=None if double_check else (by if getattr(by, "pk", None) else None),
+            confirmed_at=None if double_check else now,
             outcome=data["outcome"],
             games_a=data["games_a"],
             games_b=data["games_b"],
             winner=data["winner"],
             tantos=data["tantos"],
         )
-        if sub.status == ResultSubmission.Status.CONFIRMED:
-            sub.confirmed_by, sub.confirmed_at = by, timezone.now()
-            sub.save(update_fields=["confirmed_by", "confirmed_at"])
-            match.submissions.filter(status=ResultSubmission.Status.CONFIRMED).exclude(pk=sub.pk).update(
-                status=ResultSubmission.Status.SUPERSEDED
-            )
+        if double_check:
+            # Nothing public changes, but the players' pages show what awaits their confirmation.
+            live_bump(tournament_id=tournament.pk)
+        else:
+            match.submissions.filter(status=Status.CONFIRMED).exclude(pk=sub.pk).update(status=Status.SUPERSEDED)
             _apply(match, sub)
         return sub
 
 
 def _confirm(match: Match, sub: ResultSubmission, by: Any) -> ResultSubmission:
-    match.submissions.filter(status=ResultSubmission.Status.CONFIRMED).update(status=ResultSubmission.Status.SUPERSEDED)
-    sub.status, sub.confirmed_by, sub.confirmed_at = ResultSubmission.Status.CONFIRMED, by, timezone.now()
+    match.submissions.filter(status=Status.CONFIRMED).update(status=Status.SUPERSEDED)
+    sub.status, sub.confirmed_by, sub.confirmed_at = Status.CONFIRMED, by, timezone.now()
     sub.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     _apply(match, sub)
     return sub
@@ -249,35 +288,48 @@ def can_confirm(user: Any, sub: ResultSubmission) -> bool:
     match = sub.match
     if can(user, match.round.tournament, Action.RESULTS_ENTER):
         return True
-    losers = [p for p in (match.pair_a, match.pair_b) if p is not None and p.pk != sub.winner_id]
-    return any(is_member_of(user, p) for p in losers)
+    return any(is_member_of(user, p) for p in losing_pairs(sub))
+
+
+def losing_pairs(sub: ResultSubmission) -> list[Pair]:
+    """The pairs that lose by this submission: the one that signs the acta (AMM 3.16); both in a
+    double loss."""
+    match = sub.match
+    return [p for p in (match.pair_a, match.pair_b) if p is not None and p.pk != sub.winner_id]
 
 
 def result_confirm(*, submission: ResultSubmission, by: Any) -> ResultSubmission:
     with transaction.atomic():
-        match = (
-            Match.objects.select_for_update(no_key=True, of=("self",)).select_related("round__tournament").get(pk=submission.match_id)
-        )
+        match = _lock(submission.match_id)
         sub = ResultSubmission.objects.select_related("match__round__tournament", "match__pair_a", "match__pair_b").get(
             pk=submission.pk
         )
-        if sub.status != ResultSubmission.Status.PROPOSED:
+        if sub.status != Status.PROPOSED:
             raise TournamentError(_("Este resultado ya no está pendiente de confirmar."), code="not_proposed")
         if sub.submitted_by_id == getattr(by, "pk", None):
             raise NotAllowed(_("No puedes confirmar un resultado que has anotado tú: debe hacerlo otra persona."))
         if not can_confirm(by, sub):
             raise NotAllowed(_("Solo la mesa de control o la pareja perdedora pueden confirmar este resultado."))
+        if is_locked(match) and not can(by, match.round.tournament, Action.RESULTS_OVERRIDE):
+            raise NotAllowed(_("La ronda ya está cerrada (AMM 3.18): solo la organización puede confirmarlo."))
         return _confirm(match, sub, by)
 
 
 def result_reject(*, submission: ResultSubmission, by: Any, reason: str = "") -> ResultSubmission:
+    """Reject a proposed result (the staff, the losing pair, or its own submitter withdrawing it)."""
+    reason = (reason or "").strip()
+    if len(reason) > MAX_REASON:
+        raise _errors(reason=_("El motivo es demasiado largo (máximo %(n)d caracteres).") % {"n": MAX_REASON})
     with transaction.atomic():
-        Match.objects.select_for_update(no_key=True, of=("self",)).get(pk=submission.match_id)
-        sub = ResultSubmission.objects.select_related("match__round__tournament").get(pk=submission.pk)
-        if sub.status != ResultSubmission.Status.PROPOSED:
+        _lock(submission.match_id)
+        sub = ResultSubmission.objects.select_related("match__round__tournament", "match__pair_a", "match__pair_b").get(
+            pk=submission.pk
+        )
+        if sub.status != Status.PROPOSED:
             raise TournamentError(_("Este resultado ya no está pendiente de confirmar."), code="not_proposed")
         if not can_confirm(by, sub) and sub.submitted_by_id != getattr(by, "pk", None):
-            raise NotAllowed()
-        sub.status, sub.reason = ResultSubmission.Status.REJECTED, reason.strip() or sub.reason
+            raise NotAllowed(_("Solo la mesa de control o la pareja perdedora pueden rechazar este resultado."))
+        sub.status, sub.reason = Status.REJECTED, reason or sub.reason
         sub.save(update_fields=["status", "reason"])
+        live_bump(tournament_id=sub.match.round.tournament_id)
         return sub

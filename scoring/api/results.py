@@ -1,0 +1,291 @@
+"""API for results: each round's results, entering them (the version you saw, or 409), every
+version of an acta, and the double check's confirmation (another person, or a player of the losing
+pair, AMM 3.16). Thin: scoring.services.results decides; errors are Spanish and keyed by field."""
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring import selectors
+from scoring.models import ResultSubmission
+from scoring.services.results import can_confirm, result_confirm, result_reject, result_submit
+from torneo.api.permissions import TournamentAction
+from torneo.api.views import TournamentScoped
+from torneo.models import Match, Pair, Round
+from torneo.permissions import Action, can
+
+# --- representations ---------------------------------------------------------------------------
+
+
+class PairBriefSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    players = serializers.CharField()
+    status = serializers.CharField()
+
+
+class ResultSerializer(serializers.Serializer):
+    """A match (mesa) and the result that stands (only confirmed versions count)."""
+
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    pool = serializers.CharField(help_text="Grupo: vacío, «A»/«B» (repesca) o el número de liguilla.")
+    table = serializers.IntegerField(allow_null=True, help_text="Mesa; vacía para una exenta.")
+    pair_a = PairBriefSerializer()
+    pair_b = PairBriefSerializer(allow_null=True, help_text="Vacía: exenta (AMM 5.6).")
+    outcome = serializers.ChoiceField(choices=Match.Outcome.choices)
+    games_a = serializers.IntegerField(allow_null=True)
+    games_b = serializers.IntegerField(allow_null=True)
+    tantos_a = serializers.IntegerField(allow_null=True)
+    tantos_b = serializers.IntegerField(allow_null=True)
+    winner = serializers.IntegerField(allow_null=True, help_text="Número de la pareja ganadora.")
+    version = serializers.IntegerField(help_text="Versión del acta que está en vigor (0: ninguna).")
+
+
+class SubmissionSerializer(serializers.ModelSerializer):
+    """One version of a match's acta."""
+
+    round = serializers.IntegerField(source="match.round.number", read_only=True)
+    table = serializers.IntegerField(source="match.table_number", read_only=True, allow_null=True)
+    winner = serializers.IntegerField(source="winner.number", read_only=True, allow_null=True, default=None)
+    submitted_by = serializers.CharField(source="submitted_by.username", read_only=True, default="")
+    confirmed_by = serializers.CharField(source="confirmed_by.username", read_only=True, default="")
+
+    class Meta:
+        model = ResultSubmission
+        fields = [
+            "id",
+            "match",
+            "round",
+            "table",
+            "version",
+            "status",
+            "source",
+            "outcome",
+            "games_a",
+            "games_b",
+            "tantos",
+            "winner",
+            "reason",
+            "submitted_by",
+            "submitted_at",
+            "confirmed_by",
+            "confirmed_at",
+        ]
+
+
+class TantosField(serializers.ListField):
+    child = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=200), min_length=2, max_length=2
+    )
+
+
+class ResultSubmitSerializer(serializers.Serializer):
+    """An acta: the mesa by round and table (or by match id), the result and the version seen."""
+
+    match = serializers.IntegerField(required=False, help_text="Id de la partida (o bien round y table).")
+    round = serializers.IntegerField(required=False, min_value=1, help_text="Número de ronda.")
+    table = serializers.IntegerField(required=False, min_value=1, help_text="Número de mesa.")
+    outcome = serializers.ChoiceField(
+        choices=Match.Outcome.choices,
+        default=Match.Outcome.PLAYED,
+        help_text="played (jugada), walkover (incomparecencia), retired (retirada), double_loss (pierden ambas), "
+        "ruling (decisión del juez).",
+    )
+    games_a = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=9)
+    games_b = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=9)
+    winner = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Número de la pareja que gana (o que se presenta, en una incomparecencia).",
+    )
+    tantos = TantosField(required=False, max_length=15, help_text="Tantos de cada juego: [[40, 32], [38, 40], …].")
+    version = serializers.IntegerField(
+        min_value=0,
+        help_text="Última versión del acta que has visto (0 si no había ninguna): si otra persona ha anotado "
+        "después, la respuesta es 409.",
+        error_messages={"required": "Indica la versión del acta que has visto (0 si no había ninguna)."},
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("match") is None and (attrs.get("round") is None or attrs.get("table") is None):
+            raise serializers.ValidationError({"table": ["Indica la ronda y la mesa (round y table), o la partida."]})
+        return attrs
+
+
+class RejectSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+
+
+class EntryStateSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    locked = serializers.BooleanField(help_text="Ronda cerrada: ya se publicó el sorteo siguiente (AMM 3.18).")
+    total = serializers.IntegerField()
+    decided = serializers.IntegerField()
+    missing = serializers.ListField(child=serializers.DictField(), help_text="Mesas sin acta.")
+    awaiting = serializers.ListField(child=serializers.DictField(), help_text="Actas pendientes de confirmar.")
+
+
+# --- views ---------------------------------------------------------------------------------------
+
+
+def _round(tournament: Any, number: Any) -> Round:
+    if number in (None, ""):
+        round_ = selectors.current_round(tournament)
+        if round_ is None:
+            raise NotFound("Todavía no hay ninguna ronda publicada.")
+        return round_
+    try:
+        value = int(number)
+    except (TypeError, ValueError):
+        raise serializers.ValidationError({"round": ["El número de ronda no es válido."]}) from None
+    round_ = Round.objects.filter(tournament=tournament, number=value, status=Round.Status.PUBLISHED).first()
+    if round_ is None:
+        raise NotFound(f"No hay ninguna ronda {value} publicada.")
+    return round_
+
+
+ROUND_PARAM = OpenApiParameter("round", int, description="Número de ronda (por defecto, la última publicada).")
+
+
+class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
+    """Results by round. Anyone reads them; the mesa de control (and the organizer) enters them."""
+
+    permission_classes = [TournamentAction]
+    serializer_class = ResultSerializer
+    pagination_class = None
+    action_permissions = {"create": Action.RESULTS_ENTER, "entry_state": Action.RESULTS_ENTER}
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return Match.objects.none()
+
+    @extend_schema(parameters=[ROUND_PARAM], responses=ResultSerializer(many=True))
+    def list(self, request: Request, tournament_slug: str) -> Response:
+        """The matches of a round with the result that stands (exentas included)."""
+        round_ = _round(self.get_tournament(), request.query_params.get("round"))
+        return Response([m.as_dict() for m in selectors.round_matches(round_)])
+
+    @extend_schema(
+        request=ResultSubmitSerializer,
+        responses={201: SubmissionSerializer, 400: None, 403: None, 409: None},
+        description="Anota (o corrige) el resultado de una mesa. Cada envío es una versión nueva; con la doble "
+        "comprobación del torneo queda pendiente hasta que otra persona lo confirma. Tras publicarse el sorteo "
+        "siguiente (AMM 3.18) solo la organización puede cambiarlo, con un motivo (reason).",
+    )
+    def create(self, request: Request, tournament_slug: str) -> Response:
+        tournament = self.get_tournament()
+        serializer = ResultSubmitSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        match = self._match(tournament, data)
+        winner = None
+        if data.get("winner") is not None:
+            winner = Pair.objects.filter(tournament=tournament, number=data["winner"]).first()
+            if winner is None or winner.pk not in (match.pair_a_id, match.pair_b_id):
+                raise serializers.ValidationError(
+                    {"winner": [f"La pareja {data['winner']} no juega en la mesa {match.table_number}."]}
+                )
+        sub = result_submit(
+            match=match,
+            by=request.user,
+            outcome=data["outcome"],
+            games_a=data.get("games_a"),
+            games_b=data.get("games_b"),
+            winner=winner,
+            tantos=data.get("tantos") or [],
+            expected_version=data["version"],
+            source=ResultSubmission.Source.API,
+            reason=data.get("reason", ""),
+        )
+        sub = ResultSubmission.objects.select_related("match__round", "winner", "submitted_by", "confirmed_by").get(
+            pk=sub.pk
+        )
+        return Response(SubmissionSerializer(sub).data, status=status.HTTP_201_CREATED)
+
+    def _match(self, tournament: Any, data: dict[str, Any]) -> Match:
+        qs = Match.objects.select_related("round__tournament", "pair_a", "pair_b").filter(round__tournament=tournament)
+        if data.get("match") is not None:
+            match = qs.filter(pk=data["match"]).first()
+            if match is None:
+                raise serializers.ValidationError({"match": [f"La partida {data['match']} no es de este torneo."]})
+            return match
+        round_ = _round(tournament, data["round"])
+        match = qs.filter(round=round_, table_number=data["table"]).first()
+        if match is None:
+            raise serializers.ValidationError(
+                {"table": [f"No hay ninguna mesa {data['table']} en la ronda {round_.number}."]}
+            )
+        return match
+
+    @extend_schema(responses=SubmissionSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def history(self, request: Request, tournament_slug: str, pk: str) -> Response:
+        """Every version of the match's acta, newest first: who entered and confirmed it, when, why."""
+        tournament = self.get_tournament()
+        match = get_object_or_404(Match.objects.select_related("round"), pk=pk, round__tournament=tournament)
+        if not can(request.user, tournament, Action.VIEW_PRIVATE):
+            raise NotFound()
+        return Response(SubmissionSerializer(selectors.match_history(match), many=True).data)
+
+    @extend_schema(parameters=[ROUND_PARAM], responses=EntryStateSerializer)
+    @action(detail=False, methods=["get"], url_path="pending")
+    def entry_state(self, request: Request, tournament_slug: str) -> Response:
+        """For the mesa: the tables of a round still missing an acta, and those awaiting confirmation."""
+        round_ = _round(self.get_tournament(), request.query_params.get("round"))
+        return Response(selectors.entry_state(round_).as_dict())
+
+
+class SubmissionViewSet(TournamentScoped, viewsets.GenericViewSet):
+    """Submissions awaiting confirmation (double check): staff see them all, a player those of
+    their losing pair; confirming or rejecting follows the same rules as the pages."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = SubmissionSerializer
+    pagination_class = None
+
+    def get_queryset(self) -> QuerySet[ResultSubmission]:
+        if getattr(self, "swagger_fake_view", False):
+            return ResultSubmission.objects.none()
+        return ResultSubmission.objects.filter(match__round__tournament=self.get_tournament()).select_related(
+            "match__round__tournament", "match__pair_a", "match__pair_b", "winner", "submitted_by", "confirmed_by"
+        )
+
+    @extend_schema(responses=SubmissionSerializer(many=True))
+    def list(self, request: Request, tournament_slug: str) -> Response:
+        """Proposed results you may confirm (the staff: all of them)."""
+        subs = self.get_queryset().filter(status=ResultSubmission.Status.PROPOSED).order_by("submitted_at", "pk")
+        tournament = self.get_tournament()
+        if not can(request.user, tournament, Action.RESULTS_ENTER):
+            # A player: only the matches of their own pair, and of those the ones they may sign.
+            mine = Q(match__pair_a__members__player__user=request.user) | Q(
+                match__pair_b__members__player__user=request.user
+            )
+            subs = [s for s in subs.filter(mine).distinct() if can_confirm(request.user, s)]
+        return Response(SubmissionSerializer(subs, many=True).data)
+
+    def _get(self, pk: str) -> ResultSubmission:
+        return get_object_or_404(self.get_queryset(), pk=pk)
+
+    @extend_schema(request=None, responses={200: SubmissionSerializer, 403: None})
+    @action(detail=True, methods=["post"])
+    def confirm(self, request: Request, tournament_slug: str, pk: str) -> Response:
+        """Confirm: another member of the staff or a player of the losing pair; never the submitter."""
+        sub = result_confirm(submission=self._get(pk), by=request.user)
+        return Response(SubmissionSerializer(self._get(str(sub.pk))).data)
+
+    @extend_schema(request=RejectSerializer, responses={200: SubmissionSerializer, 403: None})
+    @action(detail=True, methods=["post"])
+    def reject(self, request: Request, tournament_slug: str, pk: str) -> Response:
+        serializer = RejectSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        sub = result_reject(submission=self._get(pk), by=request.user, reason=serializer.validated_data["reason"])
+        return Response(SubmissionSerializer(self._get(str(sub.pk))).data)

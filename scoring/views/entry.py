@@ -1,0 +1,397 @@
+"""The mesa de control's pages: fast entry by table number (with a JSON mode for
+static/js/results-entry.js and a plain-form fallback), the confirmation queue of the double check,
+each match's history with corrections, and the confirmation a player of the losing pair gives from
+a phone (AMM 3.16). Thin: scoring.services.results decides, scoring.selectors reads."""
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring import selectors
+from scoring.forms import CorrectionForm, EntryForm, RejectForm, ResultFields
+from scoring.models import ResultSubmission
+from scoring.services.results import (
+    can_confirm,
+    result_confirm,
+    result_reject,
+    result_submit,
+    round_locked,
+)
+from torneo.errors import Conflict, NotAllowed, TournamentError
+from torneo.forms import attach_errors
+from torneo.models import Match, Round, Tournament
+from torneo.permissions import Action, can
+from torneo.views.access import LoginRequired, safe_next, tournament_for
+
+# The entry script's texts, translated here and handed over with json_script ({x}: filled in by it).
+SCRIPT_STRINGS = {
+    "hint": _lazy("Escribe el número de mesa: aparecerán las dos parejas."),
+    "bye": _lazy("Exenta: no hay resultado que anotar."),
+    "current": _lazy(
+        "Ya tiene resultado: {outcome} {a}–{b} (versión {version}, {by}). Lo que anotes será una corrección."
+    ),
+    "proposed": _lazy(
+        "Pendiente de confirmar: {a}–{b}, anotado por {by}. Si el acta dice lo mismo, anótalo igual y queda confirmado."
+    ),
+    "locked": _lazy("Ronda cerrada (AMM 3.18): solo la organización puede corregir, con un motivo."),
+    "prepared": _lazy(
+        "El sorteo de la ronda siguiente ya está preparado: si cambias este resultado habrá que anular esa ronda "
+        "preparada y volver a prepararla."
+    ),
+    "history": _lazy("Historial de la mesa"),
+    "all_done": _lazy("Todas las mesas tienen acta."),
+    "none": _lazy("Ninguno."),
+    "confirm": _lazy("confirmar"),
+    "table": _lazy("Mesa {table}"),
+    "check": _lazy("Revisa los campos marcados."),
+    "conflict": _lazy("Si aun así el acta dice otra cosa, vuelve a pulsar Intro para corregirlo."),
+}
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _round(tournament: Tournament, number: Any) -> Round | None:
+    """The published round with this number (404 if there is none), or the current one."""
+    if number in (None, ""):
+        return selectors.current_round(tournament)
+    try:
+        value = int(number)
+    except (TypeError, ValueError):
+        raise Http404 from None
+    return get_object_or_404(Round, tournament=tournament, number=value, status=Round.Status.PUBLISHED)
+
+
+def _winner(match: Match, side: str) -> Any:
+    return {"a": match.pair_a, "b": match.pair_b}.get(side or "")
+
+
+def _errors_json(form: Any, status: int = 400) -> JsonResponse:
+    return JsonResponse({"errors": {k: [str(e) for e in v] for k, v in form.errors.items()}}, status=status)
+
+
+def _describe(match: Match, sub: ResultSubmission, by: Any) -> str:
+    score = selectors.submission_score(sub)
+    outcome = "" if sub.outcome == Match.Outcome.PLAYED else f" ({sub.get_outcome_display()})"
+    names = f"{match.pair_a} {score or '–'} {match.pair_b}"
+    table = match.table_number or "—"
+    if sub.status == ResultSubmission.Status.PROPOSED:
+        return _("Mesa %(t)s: %(r)s%(o)s. Pendiente de que otra persona lo confirme.") % {
+            "t": table,
+            "r": names,
+            "o": outcome,
+        }
+    if sub.submitted_by_id != getattr(by, "pk", None):
+        return _("Mesa %(t)s: %(r)s%(o)s. Confirmado (versión %(v)d).") % {
+            "t": table,
+            "r": names,
+            "o": outcome,
+            "v": sub.version,
+        }
+    return _("Mesa %(t)s: %(r)s%(o)s. Anotado (versión %(v)d).") % {
+        "t": table,
+        "r": names,
+        "o": outcome,
+        "v": sub.version,
+    }
+
+
+def _submit(request: HttpRequest, match: Match, form: ResultFields) -> tuple[ResultSubmission | None, int, str]:
+    """Call the service with the form's data. Returns (submission, status, error message);
+    validation errors go onto the form."""
+    data = form.cleaned_data
+    version = data.get("version")
+    try:
+        sub = result_submit(
+            match=match,
+            by=request.user,
+            outcome=data["outcome"],
+            games_a=data.get("games_a"),
+            games_b=data.get("games_b"),
+            winner=_winner(match, data.get("winner", "")),
+            tantos=data.get("tantos") or [],
+            # A blank version means "I saw no result": never overwrite one unseen.
+            expected_version=0 if version is None else version,
+            reason=data.get("reason", ""),
+        )
+    except ValidationError as exc:
+        attach_errors(form, exc)
+        return None, 400, ""
+    except Conflict as exc:
+        return None, 409, str(exc)
+    except NotAllowed as exc:
+        return None, 403, str(exc)
+    except TournamentError as exc:
+        form.add_error(None, str(exc))
+        return None, 400, str(exc)
+    return sub, 200, ""
+
+
+def results_entry(request: HttpRequest, slug: str) -> HttpResponse:
+    """Type the table, see the pairs, type the juegos, Enter: next table."""
+    tournament = tournament_for(request, slug, Action.RESULTS_ENTER)
+    round_ = _round(tournament, request.POST.get("round") if request.method == "POST" else request.GET.get("ronda"))
+    if round_ is None:
+        if _wants_json(request):
+            return JsonResponse({"error": _("Todavía no hay ninguna ronda publicada.")}, status=400)
+        return render(request, "scoring/manage/entry.html", {"tournament": tournament, "round": None})
+    lookup = None
+    status = 200
+    if request.method == "POST":
+        form = EntryForm(request.POST)
+        if not form.is_valid():
+            if _wants_json(request):
+                return _errors_json(form)
+            return _entry_page(request, tournament, round_, form, None, 400)
+        match = selectors.match_at_table(round_, form.cleaned_data["table"])
+        if match is None:
+            form.add_error(
+                "table",
+                _("No hay ninguna mesa %(t)d en la ronda %(r)d.")
+                % {
+                    "t": form.cleaned_data["table"],
+                    "r": round_.number,
+                },
+            )
+            if _wants_json(request):
+                return _errors_json(form)
+            return _entry_page(request, tournament, round_, form, None, 400)
+        if form.is_lookup_only and not _wants_json(request):
+            # Without JavaScript: the table alone shows the pairs and the version to send back.
+            lookup = selectors.match_lookup(match)
+            form = EntryForm(
+                initial={"round": round_.number, "table": match.table_number, "version": lookup["version"]}
+            )
+            return _entry_page(request, tournament, round_, form, lookup, 200)
+        sub, status, error = _submit(request, match, form)
+        if sub is not None:
+            message = _describe(match, sub, request.user)
+            if _wants_json(request):
+                state = selectors.entry_state(round_).as_dict()
+                return JsonResponse({"ok": True, "message": message, "status": sub.status, "state": state})
+            messages.success(request, message)
+            return redirect(f"{reverse('results_entry', kwargs={'slug': slug})}?ronda={round_.number}")
+        lookup = selectors.match_lookup(match)
+        if _wants_json(request):
+            body: dict[str, Any] = {"errors": {k: [str(e) for e in v] for k, v in form.errors.items()}}
+            if error:
+                body["error"] = error
+            body["lookup"] = lookup
+            return JsonResponse(body, status=status)
+        if status == 409:
+            # Keep what was typed, with the version now seen: sending it again overwrites knowingly.
+            data = request.POST.copy()
+            data["version"] = str(lookup["version"])
+            form = EntryForm(data)
+            form.is_valid()
+        if error:
+            form.add_error(None, error)
+    else:
+        initial = {"round": round_.number}
+        table = request.GET.get("mesa", "")
+        if table.isdigit():
+            match = selectors.match_at_table(round_, int(table))
+            if match is not None:
+                lookup = selectors.match_lookup(match)
+                initial.update({"table": match.table_number, "version": lookup["version"]})
+        form = EntryForm(initial=initial)
+    return _entry_page(request, tournament, round_, form, lookup, status)
+
+
+def _entry_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    round_: Round,
+    form: EntryForm,
+    lookup: dict[str, Any] | None,
+    status: int,
+) -> HttpResponse:
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "strings": SCRIPT_STRINGS,
+        "rounds": selectors.published_rounds(tournament),
+        "form": form,
+        "lookup": lookup,
+        "state": selectors.entry_state(round_),
+        "can_override": can(request.user, tournament, Action.RESULTS_OVERRIDE),
+    }
+    return render(request, "scoring/manage/entry.html", context, status=status)
+
+
+@require_GET
+def results_lookup(request: HttpRequest, slug: str) -> JsonResponse:
+    """JSON for the entry page: the match at a table of a round (pairs, result, version)."""
+    tournament = tournament_for(request, slug, Action.RESULTS_ENTER)
+    round_ = _round(tournament, request.GET.get("ronda"))
+    table = request.GET.get("mesa", "")
+    if round_ is None or not table.isdigit():
+        return JsonResponse({"error": _("Escribe el número de mesa.")}, status=400)
+    match = selectors.match_at_table(round_, int(table))
+    if match is None:
+        return JsonResponse(
+            {"error": _("No hay ninguna mesa %(t)s en la ronda %(r)d.") % {"t": table, "r": round_.number}},
+            status=404,
+        )
+    return JsonResponse(selectors.match_lookup(match))
+
+
+@require_GET
+def results_status(request: HttpRequest, slug: str) -> JsonResponse:
+    """JSON for the entry page: tables still missing an acta, and those awaiting confirmation."""
+    tournament = tournament_for(request, slug, Action.RESULTS_ENTER)
+    round_ = _round(tournament, request.GET.get("ronda"))
+    if round_ is None:
+        return JsonResponse({"error": _("Todavía no hay ninguna ronda publicada.")}, status=400)
+    response = JsonResponse(selectors.entry_state(round_).as_dict())
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def results_queue(request: HttpRequest, slug: str) -> HttpResponse:
+    """The double check's queue: every result awaiting a second person's confirmation."""
+    tournament = tournament_for(request, slug, Action.RESULTS_ENTER)
+    context = {
+        "tournament": tournament,
+        "submissions": selectors.submissions_awaiting(tournament),
+        "reject_form": RejectForm(),
+    }
+    return render(request, "scoring/manage/queue.html", context)
+
+
+def result_history(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """Every version of a match's acta; a correction is a new version (AMM 3.18 after the next draw)."""
+    tournament = tournament_for(request, slug, Action.VIEW_PRIVATE)
+    match = get_object_or_404(
+        Match.objects.select_related("round__tournament", "pair_a", "pair_b"),
+        pk=match_id,
+        round__tournament=tournament,
+    )
+    may_enter = can(request.user, tournament, Action.RESULTS_ENTER)
+    locked = round_locked(match.round)
+    may_correct = (
+        may_enter
+        and match.pair_b_id is not None
+        and (not locked or can(request.user, tournament, Action.RESULTS_OVERRIDE))
+    )
+    status = 200
+    if request.method == "POST":
+        if not may_enter:
+            raise PermissionDenied
+        form = CorrectionForm(request.POST)
+        if form.is_valid():
+            sub, status, error = _submit(request, match, form)
+            if sub is not None:
+                messages.success(request, _describe(match, sub, request.user))
+                return redirect("result_history", slug=slug, match_id=match.pk)
+            if error:
+                form.add_error(None, error)
+        else:
+            status = 400
+    else:
+        form = CorrectionForm(initial=_initial(match))
+    history = selectors.match_history(match)
+    context = {
+        "tournament": tournament,
+        "match": match,
+        "lookup": selectors.match_lookup(match),
+        "history": history,
+        "form": form,
+        "locked": locked,
+        "may_correct": may_correct,
+        "may_enter": may_enter,
+        "confirmable": {
+            s.pk for s in history if s.status == ResultSubmission.Status.PROPOSED and can_confirm(request.user, s)
+        },
+    }
+    return render(request, "scoring/manage/history.html", context, status=status)
+
+
+def _initial(match: Match) -> dict[str, Any]:
+    latest = match.submissions.first()
+    initial: dict[str, Any] = {"version": latest.version if latest else 0}
+    if match.outcome not in (Match.Outcome.PENDING, Match.Outcome.BYE):
+        initial.update(
+            {
+                "outcome": match.outcome,
+                "games_a": match.games_a,
+                "games_b": match.games_b,
+                "winner": "a" if match.winner_id == match.pair_a_id else "b" if match.winner_id else "",
+            }
+        )
+    return initial
+
+
+def _submission(tournament: Tournament, submission_id: int) -> ResultSubmission:
+    return get_object_or_404(
+        ResultSubmission.objects.select_related(
+            "match__round__tournament", "match__pair_a", "match__pair_b", "submitted_by", "confirmed_by", "winner"
+        ),
+        pk=submission_id,
+        match__round__tournament=tournament,
+    )
+
+
+def result_confirm_view(request: HttpRequest, slug: str, submission_id: int) -> HttpResponse:
+    """Confirm a proposed result: another member of the staff, or a player of the losing pair from
+    their phone (the signature of AMM 3.16). Never the person who entered it."""
+    tournament = tournament_for(request, slug)
+    if not request.user.is_authenticated:
+        raise LoginRequired
+    sub = _submission(tournament, submission_id)
+    allowed = can_confirm(request.user, sub)
+    if not allowed and not can(request.user, tournament, Action.VIEW_PRIVATE):
+        raise PermissionDenied
+    status = 200
+    if request.method == "POST":
+        if not allowed:
+            raise PermissionDenied
+        try:
+            result_confirm(submission=sub, by=request.user)
+        except TournamentError as exc:
+            messages.error(request, str(exc))
+            status = exc.http_status
+        else:
+            messages.success(request, _("Resultado confirmado. Gracias."))
+            return redirect(
+                safe_next(request, reverse("result_confirm", kwargs={"slug": slug, "submission_id": sub.pk}))
+            )
+        sub = _submission(tournament, submission_id)
+    context = {
+        "tournament": tournament,
+        "sub": sub,
+        "match": sub.match,
+        "can_confirm": allowed and sub.status == ResultSubmission.Status.PROPOSED,
+        "reject_form": RejectForm(),
+        "own": sub.submitted_by_id == request.user.pk,
+    }
+    return render(request, "scoring/confirm.html", context, status=status)
+
+
+@require_POST
+def result_reject_view(request: HttpRequest, slug: str, submission_id: int) -> HttpResponse:
+    tournament = tournament_for(request, slug)
+    if not request.user.is_authenticated:
+        raise LoginRequired
+    sub = _submission(tournament, submission_id)
+    if not can_confirm(request.user, sub) and sub.submitted_by_id != request.user.pk:
+        raise PermissionDenied
+    form = RejectForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        result_reject(submission=sub, by=request.user, reason=reason)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    except TournamentError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Resultado rechazado. Sigue valiendo el anterior, si lo había."))
+    return redirect(safe_next(request, reverse("result_confirm", kwargs={"slug": slug, "submission_id": sub.pk})))

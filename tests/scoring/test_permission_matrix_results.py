@@ -1,0 +1,214 @@
+"""The permission matrix of results, for every role (anonymous, a user with no role, a player,
+juez, mesa de control, organizer, another tournament's organizer, superuser): entering results is
+for the mesa and the organizer (never the juez), correcting a locked round (AMM 3.18) only for the
+organizer, and confirming for the staff or a player of the losing pair (AMM 3.16) — not of the
+winning one. Enforced on the server, pages and API alike."""
+
+from typing import Any
+
+import pytest
+
+from scoring.models import ResultSubmission
+from scoring.services.results import result_submit
+from tests.factories import UserFactory, grant
+from tests.scoring import publish_next_round, world_match
+from tests.torneo import conftest as torneo_conftest
+from tests.torneo.conftest import EVERYONE, ORGANIZER, ROLES, VIEWERS_PRIVATE, World
+from tests.torneo.matrix import Case, check_case
+from tests.torneo.simulation import Simulation
+from torneo.models import Match
+
+pytestmark = pytest.mark.django_db
+world = torneo_conftest.world
+
+RESULTS = {"control", "organizer", "superuser"}  # Action.RESULTS_ENTER (the juez is not there)
+
+
+def match(w: World) -> Match:
+    if not hasattr(w, "_match"):
+        w._match = world_match(w)  # type: ignore[attr-defined]
+    return w._match  # type: ignore[attr-defined]
+
+
+def proposal(w: World, *, own_pair_loses: bool = True) -> ResultSubmission:
+    """A result awaiting confirmation, entered by a mesa user outside the roles under test."""
+    if not hasattr(w, "_proposal"):
+        w.tournament.results_double_check = True
+        w.tournament.save()
+        m = match(w)
+        own_is_a = m.pair_a_id == w.own_pair.pk
+        a_wins = own_is_a != own_pair_loses
+        mesa = grant(UserFactory(username="otra-mesa"), w.tournament, "control")
+        w._proposal = result_submit(match=m, by=mesa, games_a=3 if a_wins else 1, games_b=1 if a_wins else 3)  # type: ignore[attr-defined]
+    return w._proposal  # type: ignore[attr-defined]
+
+
+def locked(w: World) -> Match:
+    """Round 1's match once round 2's draw is published (AMM 3.18): a 3 ceros, so they meet again."""
+    if not hasattr(w, "_locked"):
+        w.tournament.max_losses = 3
+        w.tournament.save()
+        m = match(w)
+        result_submit(match=m, by=w.users["organizer"], games_a=3, games_b=1)
+        juez = w.users["juez"]
+        sim = Simulation(w.tournament, w.users["organizer"], juez, None)  # type: ignore[arg-type]
+        publish_next_round(sim)
+        w._locked = m  # type: ignore[attr-defined]
+    return w._locked  # type: ignore[attr-defined]
+
+
+def s(w: World) -> str:
+    return f"/torneos/{w.tournament.slug}"
+
+
+def api(w: World) -> str:
+    return f"/api/v1/tournaments/{w.tournament.slug}"
+
+
+def entry(w: World) -> dict[str, Any]:
+    return {"round": 1, "table": match(w).table_number, "games_a": 3, "games_b": 1, "version": 0}
+
+
+def correction(w: World) -> dict[str, Any]:
+    return {"outcome": "played", "games_a": 1, "games_b": 3, "version": 1, "reason": "Reclamación aceptada"}
+
+
+CASES = [
+    # --- pages of the mesa de control ---
+    Case("entry page", "get", lambda w: f"{s(w)}/gestion/resultados/?ronda={match(w).round.number}", RESULTS),
+    Case("enter a result", "post", lambda w: f"{s(w)}/gestion/resultados/", RESULTS, entry),
+    Case(
+        "table lookup (json)",
+        "get",
+        lambda w: f"{s(w)}/gestion/resultados/mesa.json?ronda=1&mesa={match(w).table_number}",
+        RESULTS,
+    ),
+    Case(
+        "tables missing an acta (json)",
+        "get",
+        lambda w: f"{s(w)}/gestion/resultados/estado.json?ronda={match(w).round.number}",
+        RESULTS,
+    ),
+    Case("confirmation queue", "get", lambda w: f"{s(w)}/gestion/resultados/confirmar/", RESULTS),
+    Case("history", "get", lambda w: f"{s(w)}/gestion/resultados/partida/{match(w).pk}/", VIEWERS_PRIVATE),
+    Case(
+        "correct from the history",
+        "post",
+        lambda w: f"{s(w)}/gestion/resultados/partida/{match(w).pk}/",
+        RESULTS,
+        lambda w: {"outcome": "played", "games_a": 3, "games_b": 0, "version": 0},
+    ),
+    Case(
+        "correct a locked round (AMM 3.18)",
+        "post",
+        lambda w: f"{s(w)}/gestion/resultados/partida/{locked(w).pk}/",
+        ORGANIZER,
+        correction,
+    ),
+    Case(
+        "confirmation page",
+        "get",
+        lambda w: f"{s(w)}/resultados/acta/{proposal(w).pk}/confirmar/",
+        VIEWERS_PRIVATE | {"player"},
+    ),
+    Case(
+        "confirm as the losing pair (AMM 3.16)",
+        "post",
+        lambda w: f"{s(w)}/resultados/acta/{proposal(w).pk}/confirmar/",
+        RESULTS | {"player"},
+    ),
+    Case(
+        "confirm when one's own pair won (AMM 3.16)",
+        "post",
+        lambda w: f"{s(w)}/resultados/acta/{proposal(w, own_pair_loses=False).pk}/confirmar/",
+        RESULTS,
+    ),
+    Case(
+        "reject as the losing pair",
+        "post",
+        lambda w: f"{s(w)}/resultados/acta/{proposal(w).pk}/rechazar/",
+        RESULTS | {"player"},
+        lambda w: {"reason": "No es lo que dice el acta"},
+    ),
+    # --- public pages ---
+    Case("results", "get", lambda w: f"{s(w)}/resultados/?ronda={match(w).round.number}", EVERYONE),
+    Case("standings", "get", lambda w: f"{s(w)}/clasificacion/", EVERYONE),
+    Case("classification", "get", lambda w: f"{s(w)}/clasificacion/final/", EVERYONE),
+    Case("bracket", "get", lambda w: f"{s(w)}/cuadro/", EVERYONE),
+    Case("results csv", "get", lambda w: f"{s(w)}/resultados/ronda-{match(w).round.number}.csv", EVERYONE),
+    Case("standings csv", "get", lambda w: f"{s(w)}/clasificacion/clasificacion.csv", EVERYONE),
+    # --- API ---
+    Case(
+        "api enter a result",
+        "post",
+        lambda w: f"{api(w)}/results/",
+        RESULTS,
+        entry,
+        api=True,
+    ),
+    Case(
+        "api tables missing an acta",
+        "get",
+        lambda w: f"{api(w)}/results/pending/?round={match(w).round.number}",
+        RESULTS,
+        api=True,
+    ),
+    Case("api history", "get", lambda w: f"{api(w)}/results/{match(w).pk}/history/", VIEWERS_PRIVATE, api=True),
+    Case(
+        "api correct a locked round (AMM 3.18)",
+        "post",
+        lambda w: f"{api(w)}/results/",
+        ORGANIZER,
+        lambda w: {"match": locked(w).pk, **correction(w)},
+        api=True,
+    ),
+    Case(
+        "api confirm as the losing pair (AMM 3.16)",
+        "post",
+        lambda w: f"{api(w)}/submissions/{proposal(w).pk}/confirm/",
+        RESULTS | {"player"},
+        api=True,
+    ),
+    Case(
+        "api confirm when one's own pair won",
+        "post",
+        lambda w: f"{api(w)}/submissions/{proposal(w, own_pair_loses=False).pk}/confirm/",
+        RESULTS,
+        api=True,
+    ),
+    Case(
+        "api reject as the losing pair",
+        "post",
+        lambda w: f"{api(w)}/submissions/{proposal(w).pk}/reject/",
+        RESULTS | {"player"},
+        lambda w: {"reason": "No"},
+        api=True,
+    ),
+    Case("api results", "get", lambda w: f"{api(w)}/results/?round={match(w).round.number}", EVERYONE, api=True),
+    Case("api standings", "get", lambda w: f"{api(w)}/standings/", EVERYONE, api=True),
+]
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_permission_matrix_of_results(world: World, case: Case, role: str) -> None:
+    check_case(world, case, role)
+
+
+def test_the_juez_cannot_enter_results_but_sees_the_history(world: World) -> None:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(world.users["juez"])
+    assert client.post(f"{s(world)}/gestion/resultados/", entry(world)).status_code == 403
+    assert client.get(f"{s(world)}/gestion/resultados/partida/{match(world).pk}/").status_code == 200
+    assert not ResultSubmission.objects.exists()
+
+
+def test_refused_writes_write_nothing(world: World) -> None:
+    """After every refused role, the match is as it was."""
+    for role in ROLES:
+        if role in RESULTS:
+            continue
+        check_case(world, CASES[1], role)
+    assert not ResultSubmission.objects.exists() and match(world).outcome == Match.Outcome.PENDING

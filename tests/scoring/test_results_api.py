@@ -1,0 +1,246 @@
+"""The results API: results per round, entering (version seen or 409), history, confirmation by
+another person or the losing pair (AMM 3.16), standings, classification, bracket, the schema."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from scoring.models import ResultSubmission
+from scoring.services.results import result_submit
+from tests.factories import UserFactory, grant
+from tests.scoring import playing, publish_next_round, world_match
+from tests.torneo import conftest as torneo_conftest
+from tests.torneo.simulation import new_tournament
+from torneo.models import Tournament
+
+pytestmark = pytest.mark.django_db
+world = torneo_conftest.world
+
+
+@pytest.fixture
+def api():
+    """A 6-pair knockout with round 1 published and an API client of the mesa de control."""
+    sim = new_tournament(6, seed=21, format=Tournament.Format.CEROS, max_losses=1)
+    round_ = publish_next_round(sim)
+    client = APIClient()
+    client.force_authenticate(grant(UserFactory(username="mesa-api"), sim.tournament, "control"))
+    return sim, round_, client, f"/api/v1/tournaments/{sim.tournament.slug}"
+
+
+def test_results_of_a_round_are_public_with_pairs_and_versions(api):
+    sim, round_, _client, base = api
+    match = playing(round_)[0]
+    result_submit(match=match, by=sim.organizer, games_a=3, games_b=1, tantos=[[40, 1], [12, 40], [40, 3], [40, 0]])
+    data = APIClient().get(f"{base}/results/", {"round": 1}).json()
+    assert len(data) == 3
+    row = next(r for r in data if r["table"] == match.table_number)
+    assert row["pair_a"]["number"] == match.pair_a.number and row["pair_a"]["players"] == match.pair_a.members_label
+    assert (row["outcome"], row["games_a"], row["games_b"], row["winner"], row["version"]) == (
+        "played",
+        3,
+        1,
+        match.pair_a.number,
+        1,
+    )
+    assert (row["tantos_a"], row["tantos_b"]) == (132, 44)
+    assert APIClient().get(f"{base}/results/", {"round": 7}).status_code == 404
+
+
+def test_enter_a_result_by_round_and_table(api):
+    _sim, round_, client, base = api
+    match = playing(round_)[1]
+    body = {"round": 1, "table": match.table_number, "games_a": 1, "games_b": 3, "version": 0}
+    response = client.post(f"{base}/results/", body, format="json")
+    assert response.status_code == 201, response.json()
+    data = response.json()
+    assert (data["version"], data["status"], data["source"], data["winner"], data["submitted_by"]) == (
+        1,
+        "confirmed",
+        "api",
+        match.pair_b.number,
+        "mesa-api",
+    )
+    match.refresh_from_db()
+    assert match.winner_id == match.pair_b_id
+
+
+def test_enter_a_special_outcome_by_match_id_naming_the_winner_by_number_amm_6_1_b(api):
+    _sim, round_, client, base = api
+    match = playing(round_)[2]
+    body = {"match": match.pk, "outcome": "walkover", "winner": match.pair_a.number, "version": 0}
+    assert client.post(f"{base}/results/", body, format="json").status_code == 201
+    match.refresh_from_db()
+    assert (match.outcome, match.games_a, match.games_b) == ("walkover", 3, 0)
+
+
+def test_someone_else_entered_it_first_is_a_409_and_nothing_is_lost(api):
+    sim, round_, client, base = api
+    match = playing(round_)[0]
+    result_submit(match=match, by=sim.organizer, games_a=3, games_b=0, expected_version=0)
+    body = {"round": 1, "table": match.table_number, "games_a": 0, "games_b": 3, "version": 0}
+    response = client.post(f"{base}/results/", body, format="json")
+    assert response.status_code == 409
+    assert response.json()["code"] == "conflict" and "acaba de recibir otro resultado" in response.json()["detail"]
+    assert ResultSubmission.objects.count() == 1
+    assert client.post(f"{base}/results/", {**body, "version": 1}, format="json").status_code == 201
+    assert ResultSubmission.objects.count() == 2
+
+
+API_BAD = [
+    ({"table": 1, "games_a": 3, "games_b": 1}, "version", "Indica la versión del acta que has visto"),
+    ({"games_a": 3, "games_b": 1, "version": 0, "round": 1}, "table", "Indica la ronda y la mesa"),
+    ({"round": 1, "table": 99, "games_a": 3, "games_b": 1, "version": 0}, "table", "No hay ninguna mesa 99"),
+    ({"match": 999999, "games_a": 3, "games_b": 1, "version": 0}, "match", "no es de este torneo"),
+    ({"table": 1, "round": 1, "games_a": 3, "games_b": 3, "version": 0}, "games_a", "3-3 no es un resultado posible"),
+    ({"table": 1, "round": 1, "games_a": 12, "games_b": 3, "version": 0}, "games_a", "9"),
+    ({"table": 1, "round": 1, "outcome": "empate", "version": 0}, "outcome", "no es una elección válida"),
+    ({"table": 1, "round": 1, "outcome": "bye", "version": 0}, "outcome", "Resultado no válido."),
+    ({"table": 1, "round": 1, "outcome": "walkover", "winner": 999, "version": 0}, "winner", "no juega en la mesa"),
+    ({"table": 1, "round": 1, "games_a": 3, "games_b": 1, "tantos": [[40]], "version": 0}, "tantos", ""),
+    ({"table": 1, "round": 1, "games_a": 3, "games_b": 1, "tantos": [[40, 1]], "version": 0}, "tantos", "Hay 1"),
+    ({"table": 1, "round": 1, "outcome": "ruling", "winner": None, "version": 0}, "winner", "Indica qué pareja"),
+    ({"table": 1, "round": 1, "games_a": 3, "games_b": 1, "version": -1}, "version", ""),
+]
+
+
+@pytest.mark.parametrize(("body", "field", "message"), API_BAD, ids=[f"{b[1]}-{i}" for i, b in enumerate(API_BAD)])
+def test_bad_input_is_a_400_keyed_by_field_in_spanish_and_writes_nothing(api, body, field, message):
+    _sim, round_, client, base = api
+    if body.get("table") == 1:
+        body = {**body, "table": playing(round_)[0].table_number}
+    response = client.post(f"{base}/results/", body, format="json")
+    assert response.status_code == 400, response.json()
+    errors = response.json()
+    assert field in errors, errors
+    assert message in str(errors[field])
+    assert not ResultSubmission.objects.exists()
+
+
+def test_history_lists_every_version_for_the_staff(api):
+    sim, round_, client, base = api
+    match = playing(round_)[0]
+    result_submit(match=match, by=sim.organizer, games_a=3, games_b=0)
+    result_submit(match=match, by=sim.organizer, games_a=3, games_b=2, expected_version=1, reason="tantos mal")
+    data = client.get(f"{base}/results/{match.pk}/history/").json()
+    assert [(s["version"], s["status"], s["reason"]) for s in data] == [
+        (2, "confirmed", "tantos mal"),
+        (1, "superseded", ""),
+    ]
+    assert data[0]["submitted_by"] == sim.organizer.username
+    assert APIClient().get(f"{base}/results/{match.pk}/history/").status_code == 404
+
+
+def test_pending_tables_for_the_mesa(api):
+    _sim, round_, client, base = api
+    first = playing(round_)[0]
+    client.post(
+        f"{base}/results/",
+        {"round": 1, "table": first.table_number, "games_a": 3, "games_b": 0, "version": 0},
+        format="json",
+    )
+    state = client.get(f"{base}/results/pending/").json()
+    assert state["round"] == 1 and state["decided"] == 1 and len(state["missing"]) == 2
+
+
+def test_locked_round_needs_the_organizer_and_a_reason_amm_3_18(api):
+    sim, round_, client, base = api
+    for m in playing(round_):
+        result_submit(match=m, by=sim.organizer, games_a=3, games_b=1)
+    publish_next_round(sim)
+    match = playing(round_)[0]
+    body = {"round": 1, "table": match.table_number, "games_a": 0, "games_b": 3, "version": 1}
+    refused = client.post(f"{base}/results/", body, format="json")
+    assert refused.status_code == 403 and "AMM 3.18" in refused.json()["detail"]
+    organizer = APIClient()
+    organizer.force_authenticate(sim.organizer)
+    no_reason = organizer.post(f"{base}/results/", body, format="json")
+    assert no_reason.status_code == 400 and "motivo" in no_reason.json()["reason"][0]
+    done = organizer.post(f"{base}/results/", {**body, "reason": "Reclamación"}, format="json")
+    assert done.status_code == 201 and done.json()["reason"] == "Reclamación"
+
+
+def test_the_losing_pairs_player_sees_and_confirms_the_proposal_amm_3_16(world):
+    world.tournament.results_double_check = True
+    world.tournament.save()
+    match = world_match(world)
+    own_is_a = match.pair_a_id == world.own_pair.pk
+    sub = result_submit(
+        match=match, by=world.users["control"], games_a=0 if own_is_a else 3, games_b=3 if own_is_a else 0
+    )
+    base = f"/api/v1/tournaments/{world.tournament.slug}"
+    player = APIClient()
+    player.force_authenticate(world.users["player"])
+    listed = player.get(f"{base}/submissions/").json()
+    assert [s["id"] for s in listed] == [sub.pk]
+    submitter = APIClient()
+    submitter.force_authenticate(world.users["control"])
+    refused = submitter.post(f"{base}/submissions/{sub.pk}/confirm/")
+    assert refused.status_code == 403 and "otra persona" in refused.json()["detail"]
+    confirmed = player.post(f"{base}/submissions/{sub.pk}/confirm/")
+    assert confirmed.status_code == 200 and confirmed.json()["status"] == "confirmed"
+    again = player.post(f"{base}/submissions/{sub.pk}/confirm/")
+    assert again.status_code == 400 and again.json()["code"] == "not_proposed"
+
+
+def test_a_winner_cannot_confirm_and_may_not_see_the_proposal(world):
+    world.tournament.results_double_check = True
+    world.tournament.save()
+    match = world_match(world)
+    own_is_a = match.pair_a_id == world.own_pair.pk
+    sub = result_submit(
+        match=match, by=world.users["control"], games_a=3 if own_is_a else 0, games_b=0 if own_is_a else 3
+    )
+    base = f"/api/v1/tournaments/{world.tournament.slug}"
+    player = APIClient()
+    player.force_authenticate(world.users["player"])
+    assert player.get(f"{base}/submissions/").json() == []
+    assert player.post(f"{base}/submissions/{sub.pk}/confirm/").status_code == 403
+    rejected = APIClient()
+    rejected.force_authenticate(world.users["organizer"])
+    response = rejected.post(f"{base}/submissions/{sub.pk}/reject/", {"reason": "Acta ilegible"}, format="json")
+    assert response.status_code == 200 and response.json()["status"] == "rejected"
+
+
+def test_standings_classification_and_bracket_endpoints():
+    sim = new_tournament(8, seed=22, format=Tournament.Format.CEROS, max_losses=1)
+    sim.play_all()
+    base = f"/api/v1/tournaments/{sim.tournament.slug}"
+    client = APIClient()
+    standings = client.get(f"{base}/standings/").json()
+    assert standings["format"] == "ceros" and standings["pending"] is False
+    (table,) = standings["tables"]
+    assert table["champion"]["number"] == table["rows"][0]["pair"]["number"]
+    assert [r["status"] for r in table["rows"]].count("champion") == 1
+    classification = client.get(f"{base}/classification/").json()
+    assert classification["final"] and "campeona" in classification["rule"]
+    assert [r["position"] for r in classification["sections"][0]["rows"]][:2] == [1, 2]
+    bracket = client.get(f"{base}/bracket/").json()
+    assert bracket["applies"] and bracket["rounds"] == [1, 2, 3]
+    (root,) = bracket["roots"]
+    assert len(root["children"]) == 2 and all(len(c["children"]) == 2 for c in root["children"])
+    assert bracket["champion"]["number"] == table["champion"]["number"]
+
+
+def test_a_draft_tournament_is_invisible_to_the_public():
+    sim = new_tournament(2, seed=1, status=Tournament.Status.DRAFT)
+    base = f"/api/v1/tournaments/{sim.tournament.slug}"
+    for path in ("results/", "standings/", "classification/", "bracket/"):
+        assert APIClient().get(f"{base}/{path}").status_code == 404
+
+
+def test_the_schema_documents_the_results_endpoints():
+    schema = APIClient().get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    paths = schema["paths"]
+    for path in (
+        "/api/v1/tournaments/{tournament_slug}/results/",
+        "/api/v1/tournaments/{tournament_slug}/results/{id}/history/",
+        "/api/v1/tournaments/{tournament_slug}/results/pending/",
+        "/api/v1/tournaments/{tournament_slug}/submissions/{id}/confirm/",
+        "/api/v1/tournaments/{tournament_slug}/submissions/{id}/reject/",
+        "/api/v1/tournaments/{tournament_slug}/standings/",
+        "/api/v1/tournaments/{tournament_slug}/classification/",
+        "/api/v1/tournaments/{tournament_slug}/bracket/",
+    ):
+        assert path in paths, path
+    post = paths["/api/v1/tournaments/{tournament_slug}/results/"]["post"]
+    assert {"201", "400", "403", "409"} <= set(post["responses"])
+    assert "version" in schema["components"]["schemas"]["ResultSubmitRequest"]["required"]

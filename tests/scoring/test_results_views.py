@@ -1,0 +1,380 @@
+"""The results pages: the mesa's fast entry (plain form and JSON for the script), conflicts (409),
+bad input, locking (AMM 3.18), history, the double check's confirmation (AMM 3.16), and the public
+results, standings, bracket and classification pages (live, fixed number of queries)."""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from scoring.models import ResultSubmission
+from scoring.services.results import result_submit
+from tests.factories import UserFactory, grant
+from tests.scoring import playing, publish_next_round, world_match
+from tests.torneo import conftest as torneo_conftest
+from tests.torneo.simulation import new_tournament
+from torneo.models import Match, Tournament
+
+pytestmark = pytest.mark.django_db
+world = torneo_conftest.world
+
+
+def entry_url(t: Tournament) -> str:
+    return f"/torneos/{t.slug}/gestion/resultados/"
+
+
+@pytest.fixture
+def mesa():
+    """A 6-pair knockout with round 1 published (3 tables) and a logged-in mesa de control."""
+    sim = new_tournament(6, seed=11, format=Tournament.Format.CEROS, max_losses=1)
+    round_ = publish_next_round(sim)
+    user = grant(UserFactory(username="mesa"), sim.tournament, "control")
+    client = Client()
+    client.force_login(user)
+    return sim, round_, client, user
+
+
+def form_errors(html: str) -> dict[str, list[str]]:
+    """The error messages shown in each field of a form (by the field's input name)."""
+    errors: dict[str, list[str]] = {}
+    for field in re.finditer(r'<div class="field[^"]*has-error[^"]*">(.*?)</div>', html, re.S):
+        name = re.search(r'name="(\w+)"', field.group(1)).group(1)
+        errors[name] = re.findall(r"<li>(.*?)</li>", field.group(1))
+    return errors
+
+
+# --- the fast entry page ----------------------------------------------------------------------------------
+
+
+def test_typing_the_table_shows_both_pairs_and_the_version_without_javascript(mesa):
+    sim, round_, client, _user = mesa
+    match = playing(round_)[0]
+    html = client.post(entry_url(sim.tournament), {"round": 1, "table": match.table_number}).content.decode()
+    assert str(match.pair_a) in html and str(match.pair_b) in html
+    assert match.pair_a.ordered_members()[0].player.full_name in html
+    assert 'name="version" value="0"' in html and not ResultSubmission.objects.exists()
+
+
+def test_entering_an_acta_saves_it_and_comes_back_to_the_table_field(mesa):
+    sim, round_, client, _user = mesa
+    match = playing(round_)[0]
+    response = client.post(
+        entry_url(sim.tournament), {"round": 1, "table": match.table_number, "games_a": 3, "games_b": 1, "version": 0}
+    )
+    assert response.status_code == 302 and response["Location"].endswith("?ronda=1")
+    html = client.get(response["Location"]).content.decode()
+    assert f"Mesa {match.table_number}: {match.pair_a} 3–1 {match.pair_b}. Anotado (versión 1)." in html
+    assert re.search(r'name="table"[^>]*autofocus', html)
+    missing = re.search(r'id="entry-missing">(.*?)</ul>', html, re.S).group(1)
+    assert f'data-table="{match.table_number}"' not in missing and missing.count("data-table=") == 2
+    match.refresh_from_db()
+    assert (match.outcome, match.games_a, match.games_b, match.winner_id) == ("played", 3, 1, match.pair_a_id)
+    assert match.submissions.get().source == ResultSubmission.Source.CONTROL
+
+
+def test_json_entry_for_the_script_answers_with_the_message_and_the_tables_left(mesa):
+    sim, round_, client, _user = mesa
+    match = playing(round_)[1]
+    data = client.post(
+        entry_url(sim.tournament),
+        {"round": 1, "table": match.table_number, "games_a": 0, "games_b": 3, "tantos": "10-40 22-40, 35-40"},
+        HTTP_ACCEPT="application/json",
+    ).json()
+    assert data["ok"] and data["status"] == "confirmed"
+    assert [m["table"] for m in data["state"]["missing"]] == [m.table_number for m in playing(round_) if m != match]
+    match.refresh_from_db()
+    assert (match.tantos_a, match.tantos_b) == (67, 120)
+
+
+def test_lookup_json_gives_pairs_players_result_and_version(mesa):
+    sim, round_, client, _user = mesa
+    match = playing(round_)[2]
+    result_submit(match=match, by=sim.organizer, games_a=3, games_b=2)
+    url = f"/torneos/{sim.tournament.slug}/gestion/resultados/mesa.json"
+    data = client.get(url, {"ronda": 1, "mesa": match.table_number}).json()
+    assert data["pair_a"]["number"] == match.pair_a.number
+    assert data["pair_a"]["players"] == match.pair_a.members_label
+    assert (data["outcome"], data["games_a"], data["games_b"], data["version"], data["locked"]) == (
+        "played",
+        3,
+        2,
+        1,
+        False,
+    )
+    missing = client.get(url, {"ronda": 1, "mesa": 99})
+    assert missing.status_code == 404 and missing.json() == {"error": "No hay ninguna mesa 99 en la ronda 1."}
+
+
+def test_someone_else_entered_the_table_since_it_was_loaded_is_a_clear_409(mesa):
+    sim, round_, client, _user = mesa
+    match = playing(round_)[0]
+    other = grant(UserFactory(username="mesa-dos"), sim.tournament, "control")
+    result_submit(match=match, by=other, games_a=3, games_b=0, expected_version=0)
+    post = {"round": 1, "table": match.table_number, "games_a": 1, "games_b": 3, "version": 0}
+    response = client.post(entry_url(sim.tournament), post)
+    html = response.content.decode()
+    assert response.status_code == 409
+    assert "acaba de recibir otro resultado (versión 1, de mesa-dos)" in html
+    assert 'name="version" value="1"' in html and 'name="games_a" value="1"' in html  # kept, now knowingly
+    as_json = client.post(entry_url(sim.tournament), post, HTTP_ACCEPT="application/json")
+    assert as_json.status_code == 409 and as_json.json()["lookup"]["games_a"] == 3
+    match.refresh_from_db()
+    assert (match.games_a, match.games_b, match.submissions.count()) == (3, 0, 1)
+    # Sending it again with the version now seen is a deliberate correction.
+    assert client.post(entry_url(sim.tournament), {**post, "version": 1}).status_code == 302
+    match.refresh_from_db()
+    assert (match.games_a, match.games_b, match.result_version) == (1, 3, 2)
+
+
+def test_a_blank_version_never_overwrites_a_result_unseen(mesa):
+    sim, round_, client, _user = mesa
+    match = playing(round_)[0]
+    result_submit(match=match, by=sim.organizer, games_a=3, games_b=0)
+    response = client.post(
+        entry_url(sim.tournament), {"round": 1, "table": match.table_number, "games_a": 0, "games_b": 3}
+    )
+    assert response.status_code == 409
+
+
+ENTRY_BAD = [
+    ({"table": ""}, "table", "Escribe el número de mesa."),
+    ({"table": "99", "games_a": "3", "games_b": "1"}, "table", "No hay ninguna mesa 99 en la ronda 1."),
+    ({"games_a": "3", "games_b": "3"}, "games_a", "3-3 no es un resultado posible"),
+    ({"games_a": "tres", "games_b": "1"}, "games_a", "Introduzca un número entero."),
+    ({"games_a": "3", "games_b": "1", "tantos": "cuarenta"}, "tantos", "Escribe los tantos de cada juego como 40-32"),
+    ({"games_a": "3", "games_b": "1", "tantos": "40-10"}, "tantos", "Hay 1 juegos con tantos pero la partida tuvo 4"),
+    ({"outcome": "bye", "winner": "a"}, "outcome", "Escoja una opción válida."),
+    ({"outcome": "walkover"}, "winner", "Indica qué pareja gana la partida."),
+    ({"outcome": "walkover", "winner": "c"}, "winner", "Escoja una opción válida."),
+    ({"outcome": "ruling", "winner": "b"}, "reason", "Escribe la decisión del juez"),
+    ({"games_a": "3", "games_b": "1", "reason": "x" * 501}, "reason", "menos de 500 caracteres"),
+]
+
+
+@pytest.mark.parametrize(("data", "field", "message"), ENTRY_BAD, ids=[f"{b[1]}-{i}" for i, b in enumerate(ENTRY_BAD)])
+def test_bad_input_on_the_entry_form_names_the_field_and_writes_nothing(mesa, data, field, message):
+    sim, round_, client, _user = mesa
+    post = {"round": 1, "table": playing(round_)[0].table_number, "version": 0, **data}
+    response = client.post(entry_url(sim.tournament), post)
+    assert response.status_code == 400
+    errors = form_errors(response.content.decode())
+    assert field in errors and any(message in e for e in errors[field]), errors
+    as_json = client.post(entry_url(sim.tournament), post, HTTP_ACCEPT="application/json")
+    assert as_json.status_code == 400 and any(message in e for e in as_json.json()["errors"][field])
+    assert not ResultSubmission.objects.exists()
+    assert not Match.objects.filter(round=round_).exclude(outcome__in=["pending", "bye"]).exists()
+
+
+def test_a_special_outcome_from_the_entry_form_amm_6_1_b(mesa):
+    sim, round_, client, _user = mesa
+    match = playing(round_)[0]
+    post = {"round": 1, "table": match.table_number, "outcome": "walkover", "winner": "b", "version": 0}
+    assert client.post(entry_url(sim.tournament), post).status_code == 302
+    match.refresh_from_db()
+    assert (match.outcome, match.winner_id, match.games_a, match.games_b) == ("walkover", match.pair_b_id, 0, 3)
+
+
+def test_a_locked_round_says_so_and_only_the_organizer_corrects_it_with_a_reason_amm_3_18(mesa):
+    sim, round_, client, _user = mesa
+    for m in playing(round_):
+        result_submit(match=m, by=sim.organizer, games_a=3, games_b=1)
+    publish_next_round(sim)
+    match = playing(round_)[0]
+    html = client.get(entry_url(sim.tournament), {"ronda": 1}).content.decode()
+    assert "sus resultados son inamovibles (AMM 3.18)" in html
+    post = {"round": 1, "table": match.table_number, "games_a": 1, "games_b": 3, "version": 1}
+    refused = client.post(entry_url(sim.tournament), post)
+    assert refused.status_code == 403 and "inamovible" in refused.content.decode()
+    organizer = Client()
+    organizer.force_login(sim.organizer)
+    no_reason = organizer.post(entry_url(sim.tournament), post)
+    assert no_reason.status_code == 400
+    assert "necesita un motivo" in form_errors(no_reason.content.decode())["reason"][0]
+    assert organizer.post(entry_url(sim.tournament), {**post, "reason": "Reclamación (juez Ana)"}).status_code == 302
+    latest = match.submissions.first()
+    assert (latest.version, latest.reason, latest.submitted_by) == (2, "Reclamación (juez Ana)", sim.organizer)
+
+
+def test_no_round_published_yet(world):
+    client = Client()
+    client.force_login(world.users["control"])
+    html = client.get(entry_url(world.tournament)).content.decode()
+    assert "Todavía no hay ninguna ronda publicada." in html
+
+
+# --- history and corrections -------------------------------------------------------------------------------
+
+
+def test_the_history_shows_every_version_with_who_when_status_and_reason(mesa):
+    sim, round_, client, user = mesa
+    match = playing(round_)[0]
+    result_submit(match=match, by=user, games_a=3, games_b=1, expected_version=0)
+    url = f"/torneos/{sim.tournament.slug}/gestion/resultados/partida/{match.pk}/"
+    response = client.post(url, {"games_a": 2, "games_b": 3, "outcome": "played", "version": 1, "reason": "acta mal"})
+    assert response.status_code == 302
+    html = client.get(url).content.decode()
+    rows = re.findall(r'<tr class="sub-(\w+)"><td>(\d)</td>', html)
+    assert rows == [("confirmed", "2"), ("superseded", "1")]
+    assert "<td>acta mal</td>" in html
+    assert html.count("<td>mesa<br>") == 4  # who entered and who confirmed each version (no double check: the same)
+    assert "Guardar la corrección" in html
+
+
+def test_history_of_a_locked_round_explains_who_may_correct_amm_3_18(mesa):
+    sim, round_, client, _user = mesa
+    for m in playing(round_):
+        result_submit(match=m, by=sim.organizer, games_a=3, games_b=1)
+    publish_next_round(sim)
+    url = f"/torneos/{sim.tournament.slug}/gestion/resultados/partida/{playing(round_)[0].pk}/"
+    html = client.get(url).content.decode()
+    assert "Solo la organización puede corregirlo, con un motivo." in html and "Guardar la corrección" not in html
+    organizer = Client()
+    organizer.force_login(sim.organizer)
+    assert "la corrección necesita un motivo y queda registrada" in organizer.get(url).content.decode()
+
+
+# --- the double check: confirmation by another person or the losing pair ------------------------------------
+
+
+def test_a_player_of_the_losing_pair_confirms_from_the_phone_amm_3_16(world):
+    world.tournament.results_double_check = True
+    world.tournament.save()
+    match = world_match(world)
+    own_is_a = match.pair_a_id == world.own_pair.pk
+    sub = result_submit(
+        match=match, by=world.users["control"], games_a=1 if own_is_a else 3, games_b=3 if own_is_a else 1
+    )
+    player = Client()
+    player.force_login(world.users["player"])
+    url = f"/torneos/{world.tournament.slug}/resultados/acta/{sub.pk}/confirmar/"
+    html = player.get(url).content.decode()
+    assert "Confirmar el resultado" in html and "firmas el acta como pareja perdedora (AMM 3.16)" in html
+    response = player.post(url)
+    assert response.status_code == 302
+    assert "Resultado confirmado" in player.get(response["Location"]).content.decode()
+    match.refresh_from_db()
+    assert match.winner_id == world.other_pair.pk
+
+
+def test_the_submitter_is_told_someone_else_must_confirm(world):
+    world.tournament.results_double_check = True
+    world.tournament.save()
+    sub = result_submit(match=world_match(world), by=world.users["control"], games_a=3, games_b=0)
+    control = Client()
+    control.force_login(world.users["control"])
+    url = f"/torneos/{world.tournament.slug}/resultados/acta/{sub.pk}/confirmar/"
+    assert "debe confirmarlo otra persona" in control.get(url).content.decode()
+    assert control.post(url).status_code == 403
+
+
+def test_the_queue_lists_proposals_and_another_person_confirms_them(world):
+    world.tournament.results_double_check = True
+    world.tournament.save()
+    match = world_match(world)
+    sub = result_submit(match=match, by=world.users["control"], games_a=3, games_b=2)
+    organizer = Client()
+    organizer.force_login(world.users["organizer"])
+    queue = f"/torneos/{world.tournament.slug}/gestion/resultados/confirmar/"
+    html = organizer.get(queue).content.decode()
+    assert f"resultados/acta/{sub.pk}/confirmar/" in html and "3–2" in html
+    url = f"/torneos/{world.tournament.slug}/resultados/acta/{sub.pk}/confirmar/"
+    assert organizer.post(url, {"next": queue})["Location"] == queue
+    assert "No hay resultados pendientes de confirmar." in organizer.get(queue).content.decode()
+
+
+def test_rejecting_from_the_phone_keeps_the_reason(world):
+    world.tournament.results_double_check = True
+    world.tournament.save()
+    match = world_match(world)
+    own_is_a = match.pair_a_id == world.own_pair.pk
+    sub = result_submit(
+        match=match, by=world.users["control"], games_a=0 if own_is_a else 3, games_b=3 if own_is_a else 0
+    )
+    player = Client()
+    player.force_login(world.users["player"])
+    player.post(f"/torneos/{world.tournament.slug}/resultados/acta/{sub.pk}/rechazar/", {"reason": "Fue 3-2"})
+    sub.refresh_from_db()
+    assert (sub.status, sub.reason) == ("rejected", "Fue 3-2")
+
+
+def test_entry_page_lists_tables_awaiting_confirmation(world):
+    world.tournament.results_double_check = True
+    world.tournament.save()
+    match = world_match(world)
+    result_submit(match=match, by=world.users["control"], games_a=3, games_b=2)
+    organizer = Client()
+    organizer.force_login(world.users["organizer"])
+    state = organizer.get(f"/torneos/{world.tournament.slug}/gestion/resultados/estado.json", {"ronda": 1}).json()
+    assert state["missing"] == [] and [a["table"] for a in state["awaiting"]] == [match.table_number]
+    assert state["awaiting"][0]["by"] == "control"
+
+
+# --- public pages -------------------------------------------------------------------------------------------
+
+
+def test_public_results_page_by_round_with_exentas_and_special_outcomes(mesa):
+    sim, round_, _client, _user = mesa
+    first, second, _third = playing(round_)
+    result_submit(match=first, by=sim.organizer, games_a=3, games_b=1)
+    result_submit(match=second, by=sim.organizer, outcome="walkover", winner=second.pair_a)
+    html = Client().get(f"/torneos/{sim.tournament.slug}/resultados/").content.decode()
+    assert "2 de 3 mesas con resultado." in html and "Incomparecencia" in html
+    assert f'data-live="/torneos/{sim.tournament.slug}/live.json"' in html
+    assert 'class="sc-match pending"' in html  # the third table
+    assert "historial" not in html  # staff only
+
+
+def test_standings_page_is_live_and_updates_with_each_result(mesa):
+    sim, round_, _client, _user = mesa
+    url = f"/torneos/{sim.tournament.slug}/clasificacion/"
+    before = Client().get(url).content.decode()
+    assert 'data-live-version="' in before and "6 parejas siguen en juego." in before
+    match = playing(round_)[0]
+    result_submit(match=match, by=sim.organizer, games_a=3, games_b=0)
+    after = Client().get(url).content.decode()
+    assert "5 parejas siguen en juego." in after
+    assert re.search(rf'id="pareja-{match.pair_b.number}" class="out"', after)
+
+
+def test_standings_page_queries_do_not_grow_with_the_pairs():
+    counts = []
+    for pairs in (6, 30):
+        sim = new_tournament(pairs, seed=pairs, format=Tournament.Format.SWISS, swiss_rounds=3)
+        sim.play_all()
+        client = Client()
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(f"/torneos/{sim.tournament.slug}/clasificacion/").status_code == 200
+        counts.append(len(captured))
+        with CaptureQueriesContext(connection) as cached:
+            client.get(f"/torneos/{sim.tournament.slug}/clasificacion/")
+        assert len(cached) == 2  # the tournament and its signature: the body comes from the cache
+    assert counts[0] == counts[1] <= 8
+
+
+def test_bracket_page_draws_the_bracket_as_a_tree():
+    sim = new_tournament(8, seed=12, format=Tournament.Format.CEROS, max_losses=1)
+    sim.play_all()
+    html = Client().get(f"/torneos/{sim.tournament.slug}/cuadro/").content.decode()
+    assert "Campeona:" in html and html.count('class="bk-tree"') == 1
+    assert html.count('class="bk-match') == 7 and html.count('class="bk-children"') == 3
+    assert 'data-live="' in html
+
+
+def test_bracket_page_for_a_format_without_one():
+    sim = new_tournament(4, seed=1, format=Tournament.Format.SWISS, swiss_rounds=2)
+    html = Client().get(f"/torneos/{sim.tournament.slug}/cuadro/").content.decode()
+    assert "Este formato no tiene cuadro" in html
+
+
+def test_classification_page_states_the_rule_and_shows_shared_places():
+    sim = new_tournament(4, seed=3, format=Tournament.Format.CEROS, max_losses=1, tiebreaks="wins")
+    first = publish_next_round(sim)
+    for m in playing(first):
+        result_submit(match=m, by=sim.organizer, games_a=3, games_b=0)
+    (final,) = playing(publish_next_round(sim))
+    result_submit(match=final, by=sim.organizer, games_a=3, games_b=2)
+    html = Client().get(f"/torneos/{sim.tournament.slug}/clasificacion/final/").content.decode()
+    assert "Clasificación definitiva para los premios." in html
+    assert html.count('<span class="sc-pos">3.º–4.º</span>') == 2 and "Primero la campeona" in html
