@@ -101,9 +101,7 @@ def naive_showdown(hands: Sequence[Hand]) -> NaiveResult:
     if juego_keys[best][0]:
         juego = best
         side = best % 2
-        paso[side] += sum(
-            (3 if totals[seat] == 31 else 2) if totals[seat] >= 31 else 0 for seat in (side, side + 2)
-        )
+        paso[side] += sum((3 if totals[seat] == 31 else 2) if totals[seat] >= 31 else 0 for seat in (side, side + 2))
     else:
         punto = _winner([(total,) for total in totals])
         paso[punto % 2] += 1
@@ -175,8 +173,7 @@ def random_records(count: int, rng: random.Random) -> list[dict[str, object]]:
         )
         data = record_to_json(record)
         data["declarations"] = [
-            {"pares": player.pares is not None, "juego": player.juego is not None}
-            for player in result.players
+            {"pares": player.pares is not None, "juego": player.juego is not None} for player in result.players
         ]
         data["claimed"] = {
             "lances": {lance.key: _json_score(counted.points(lance)) for lance in bets},

@@ -14,9 +14,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     lines = [f"base de datos: {settings.DATABASES['default']['ENGINE']}"]
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     if os.path.exists(chromium):
-        version = subprocess.run(
-            [chromium, "--version"], capture_output=True, text=True, check=False
-        ).stdout.strip()
+        version = subprocess.run([chromium, "--version"], capture_output=True, text=True, check=False).stdout.strip()
         lines.append(f"navegador: {version}")
     return lines
 

@@ -174,9 +174,7 @@ def test_swiss_full_tournament(n):
     byes: list[int] = []
     rounds = 7
     for round_number in range(1, rounds + 1):
-        plan = plan_swiss(
-            list(states.values()), round_number=round_number, rounds=rounds, history=history, byes=byes
-        )
+        plan = plan_swiss(list(states.values()), round_number=round_number, rounds=rounds, history=history, byes=byes)
         (request,) = plan.requests
         assert request.group == {p: s.score for p, s in states.items()}
         draw = plan.draw(f"suizo/{round_number}")[""]
@@ -320,9 +318,7 @@ def test_bracket_helpers_and_errors():
 
 def test_request_publishes_the_exact_command_input():
     states = [PairState(p, losses=p % 2) for p in range(7)]
-    plan = plan_ceros(
-        states, round_number=2, max_losses=2, same_losses=True, history=[(0, 1), (0, 99)], byes=[3, 99]
-    )
+    plan = plan_ceros(states, round_number=2, max_losses=2, same_losses=True, history=[(0, 1), (0, 99)], byes=[3, 99])
     (request,) = plan.requests
     data = request.as_json("semilla")
     assert data == {
@@ -333,8 +329,6 @@ def test_request_publishes_the_exact_command_input():
         "group": {p: p % 2 for p in range(7)},
     }
     pairing, _ = solve(
-        build_problem(
-            data["pairs"], history=data["history"], byes=data["byes"], group=data["group"], seed=data["seed"]
-        )
+        build_problem(data["pairs"], history=data["history"], byes=data["byes"], group=data["group"], seed=data["seed"])
     )
     assert score(build_problem(data["pairs"], seed="s"), pairing).bye_tier == 0

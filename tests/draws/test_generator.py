@@ -18,9 +18,7 @@ from torneo.draws.problem import Pairing, build_problem, score
 from torneo.draws.rng import DrawRandom
 from torneo.draws.sampler import sample_optimal
 
-SETTINGS = settings(
-    max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -216,17 +214,13 @@ def test_fewest_rematches_when_some_are_unavoidable_amm_5_7():
     draw = make_draw(clique + fresh, history=history, seed="inevitable")
     assert draw.rematches == 6
     assert all(any(p in fresh for p in m) for m in draw.matches if not set(m) <= set(clique))
-    small = make_draw(
-        [0, 1, 2, 3, 4, 5], history=[[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3], [4, 5]], seed="s"
-    )
+    small = make_draw([0, 1, 2, 3, 4, 5], history=[[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3], [4, 5]], seed="s")
     assert small.rematches == 1
 
 
 def test_rematch_avoidance_comes_before_the_group_preference():
     # a and b share a group but already met: they are split even if it costs two cross-group matches.
-    draw = make_draw(
-        ["a", "b", "c", "d"], history=[["a", "b"]], group={"a": 0, "b": 0, "c": 1, "d": 1}, seed="x"
-    )
+    draw = make_draw(["a", "b", "c", "d"], history=[["a", "b"]], group={"a": 0, "b": 0, "c": 1, "d": 1}, seed="x")
     assert draw.rematches == 0
     assert draw.cross_group == 2
 

@@ -96,9 +96,7 @@ def test_exact_method_is_uniform_over_all_optimal_draws():
     }
     counts = [0] * len(optimal)
     for i in range(150 * len(optimal)):
-        draw = make_draw(
-            list(pairs), history=[tuple(h) for h in history.split()], byes=list(byes), seed=f"e{i}"
-        )
+        draw = make_draw(list(pairs), history=[tuple(h) for h in history.split()], byes=list(byes), seed=f"e{i}")
         assert draw.method == "exact"
         counts[index[tuple(sorted(map(frozenset, draw.matches)))]] += 1
     assert chi_square(counts) < chi_square_critical(len(optimal) - 1)

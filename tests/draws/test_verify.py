@@ -16,10 +16,7 @@ def test_commitment_and_seed_vectors():
 def test_encodings_are_the_documented_ones():
     assert commitment("s") == hashlib.sha256(b"torneo-mus/compromiso/v1\ns").hexdigest()
     payload = json.dumps(["s", "dados 3 5"], ensure_ascii=True, separators=(",", ":"))
-    assert (
-        derive_seed("s", "dados 3 5")
-        == hashlib.sha256(("torneo-mus/semilla/v1\n" + payload).encode()).hexdigest()
-    )
+    assert derive_seed("s", "dados 3 5") == hashlib.sha256(("torneo-mus/semilla/v1\n" + payload).encode()).hexdigest()
 
 
 def test_text_is_normalised_before_hashing():
@@ -60,7 +57,5 @@ def test_public_draw_is_recomputable_from_secret_and_public_value_amm_5_5():
     at_the_site = make_draw(pairs, history=[["p1", "p2"]], byes=["p3"], seed=seed)
     # Later, anyone: check the commitment, derive the same seed, recompute the same draw.
     assert check_commitment(secret, published_commitment)
-    again = make_draw(
-        list(reversed(pairs)), history=[["p2", "p1"]], byes=["p3"], seed=derive_seed(secret, "4 y 6")
-    )
+    again = make_draw(list(reversed(pairs)), history=[["p2", "p1"]], byes=["p3"], seed=derive_seed(secret, "4 y 6"))
     assert again == at_the_site

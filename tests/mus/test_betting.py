@@ -23,9 +23,7 @@ from scoring.mus import (
 from scoring.mus.rules import RuleSet
 
 
-def lance(
-    texts: list[str], lance: Lance = Lance.GRANDE, rules: RuleSet = AMM, **options: object
-) -> LanceBetting:
+def lance(texts: list[str], lance: Lance = Lance.GRANDE, rules: RuleSet = AMM, **options: object) -> LanceBetting:
     return resolve_lance(lance, parse_bets(texts), rules, **options)  # type: ignore[arg-type]
 
 
@@ -74,9 +72,7 @@ class TestNotation:
             st.just(Action.ENVIDO),
             st.one_of(st.none(), st.integers(0, 10**9 - 1)),
         )
-        | st.builds(
-            Bet, st.sampled_from(Pair), st.sampled_from([a for a in Action if a is not Action.ENVIDO])
-        )
+        | st.builds(Bet, st.sampled_from(Pair), st.sampled_from([a for a in Action if a is not Action.ENVIDO]))
     )
     def test_format_then_parse_round_trips(self, bet: Bet) -> None:
         assert Bet.parse(str(bet)) == bet
@@ -99,9 +95,7 @@ class TestEnvites:
             (["A:envido", "B:envido 4", "A:envido 3", "B:no quiero"], Outcome.DEJE, Pair.A, 6),
         ],
     )
-    def test_envite_outcomes_seed_002_art_17(
-        self, texts: list[str], outcome: Outcome, pair: Pair, amount: int
-    ) -> None:
+    def test_envite_outcomes_seed_002_art_17(self, texts: list[str], outcome: Outcome, pair: Pair, amount: int) -> None:
         result = lance(texts)
         assert (result.outcome, result.pair, result.amount) == (outcome, pair, amount)
 

@@ -150,11 +150,6 @@ def test_an_unknown_command_is_refused() -> None:
 
 
 def test_the_engine_imports_no_django() -> None:
-    code = (
-        "import sys, scoring.mus, scoring.mus.__main__; "
-        "print([m for m in sys.modules if m.startswith('django')])"
-    )
-    completed = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
-    )
+    code = "import sys, scoring.mus, scoring.mus.__main__; print([m for m in sys.modules if m.startswith('django')])"
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert completed.stdout.strip() == "[]"

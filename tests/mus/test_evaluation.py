@@ -107,9 +107,7 @@ class TestPares:
             ("12o 11c 10e 7b", None, 0, None),
         ],
     )
-    def test_kinds_and_values_seed_003(
-        self, text: str, kind: Pares | None, value: int, name: str | None
-    ) -> None:
+    def test_kinds_and_values_seed_003(self, text: str, kind: Pares | None, value: int, name: str | None) -> None:
         facts = evaluate(Hand.parse(text))
         assert (facts.pares, facts.pares_value, facts.pares_name) == (kind, value, name)
 
@@ -295,16 +293,13 @@ def test_engine_agrees_with_a_plain_evaluator(hands: Deal, rules: RuleSet) -> No
 
 def _resuit(hands: Deal, shuffle: dict[int, dict[Any, Any]]) -> Deal:
     h0, h1, h2, h3 = (
-        Hand(tuple(Card(card.number, shuffle[card.number][card.suit]) for card in hand.cards))
-        for hand in hands
+        Hand(tuple(Card(card.number, shuffle[card.number][card.suit]) for card in hand.cards)) for hand in hands
     )
     return h0, h1, h2, h3
 
 
 @given(deals(), suit_shuffles(), st.sampled_from([AMM, get_rules("navarra"), get_rules("cantabria")]))
-def test_suits_never_change_an_outcome(
-    hands: Deal, shuffle: dict[int, dict[Any, Any]], rules: RuleSet
-) -> None:
+def test_suits_never_change_an_outcome(hands: Deal, shuffle: dict[int, dict[Any, Any]], rules: RuleSet) -> None:
     resuited = _resuit(hands, shuffle)
     parse_deal([str(hand) for hand in resuited])  # still a real deal
     assert showdown(resuited, rules) == showdown(hands, rules)

@@ -67,9 +67,7 @@ def test_a_full_record_is_read_field_by_field() -> None:
         Declaration(None, None),
     )
     assert record.bets == {Lance.GRANDE: parse_bets(["A:envido", "B:quiero"]), Lance.PUNTO: ()}
-    assert record.claimed == Claimed(
-        {Lance.GRANDE: Score(2, 0)}, Score(14, 35), None, states_game_winner=True
-    )
+    assert record.claimed == Claimed({Lance.GRANDE: Score(2, 0)}, Score(14, 35), None, states_game_winner=True)
 
 
 @st.composite
@@ -79,12 +77,7 @@ def records(draw: st.DrawFn) -> RecordedHand:
     declarations = draw(
         st.none()
         | st.tuples(
-            *[
-                st.builds(
-                    Declaration, st.sampled_from([None, True, False]), st.sampled_from([None, True, False])
-                )
-            ]
-            * 4
+            *[st.builds(Declaration, st.sampled_from([None, True, False]), st.sampled_from([None, True, False]))] * 4
         )
     )
     claimed = draw(

@@ -57,9 +57,7 @@ def test_hand_checked_tanteos(case: dict[str, Any]) -> None:
 
 def test_dejes_are_scored_at_once_before_the_count_amm_3_13() -> None:
     result = tanteo(S1, bets(chica=["B:envido", "A:no quiero"]), Score(39, 39))
-    assert [(e.lance, e.pair, e.points, e.kind) for e in result.events] == [
-        (Lance.CHICA, Pair.B, 1, EventKind.DEJE)
-    ]
+    assert [(e.lance, e.pair, e.points, e.kind) for e in result.events] == [(Lance.CHICA, Pair.B, 1, EventKind.DEJE)]
     assert result.game_winner is Pair.B
 
 
@@ -85,9 +83,7 @@ def test_no_envites_after_an_accepted_ordago_seed_000() -> None:
 
 
 def test_a_juego_already_won_before_an_ordago_stays_won() -> None:
-    result = tanteo(
-        S1, bets(grande=["A:envido", "B:no quiero"], pares=["A:ordago", "B:quiero"]), Score(39, 0)
-    )
+    result = tanteo(S1, bets(grande=["A:envido", "B:no quiero"], pares=["A:ordago", "B:quiero"]), Score(39, 0))
     assert result.game_winner is Pair.A
     assert [e.kind for e in result.events] == [EventKind.DEJE]
 
@@ -116,9 +112,7 @@ def test_the_target_comes_from_the_rule_set_gipuzkoa_30_seed_000() -> None:
     assert result.game_winner is Pair.B  # 26 + chica 1 + pares 3 = 30
 
 
-@pytest.mark.parametrize(
-    ("score", "message"), [(Score(-1, 0), "no puede tener -1"), (Score(12, 40), "ya terminó")]
-)
+@pytest.mark.parametrize(("score", "message"), [(Score(-1, 0), "no puede tener -1"), (Score(12, 40), "ya terminó")])
 def test_impossible_scores_are_rejected(score: Score, message: str) -> None:
     with pytest.raises(InvalidScoreError, match=message):
         tanteo(S1, {}, score)

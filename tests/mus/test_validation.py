@@ -83,9 +83,7 @@ def test_betting_is_checked_against_the_declarations_amm_3_8() -> None:
     declarations[1] = {"pares": False, "juego": False}  # seat 1 hides its duples
     declarations[3] = {"pares": False, "juego": False}
     findings = validate(
-        parse_record(
-            {"hands": S1, "declarations": declarations, "lances": {"pares": ["A:envido", "B:quiero"]}}
-        )
+        parse_record({"hands": S1, "declarations": declarations, "lances": {"pares": ["A:envido", "B:quiero"]}})
     )
     assert "envite_sin_contrario" in codes(findings)
     assert "declaracion_falsa" in codes(findings)
@@ -93,9 +91,7 @@ def test_betting_is_checked_against_the_declarations_amm_3_8() -> None:
 
 def test_undeclared_seats_are_taken_from_their_cards() -> None:
     partial = [{"pares": True}, None, {}, {"juego": False}]
-    record = parse_record(
-        {"hands": S1, "declarations": partial, "lances": {"pares": ["B:envido", "A:quiero"]}}
-    )
+    record = parse_record({"hands": S1, "declarations": partial, "lances": {"pares": ["B:envido", "A:quiero"]}})
     assert validate(record) == []
 
 
@@ -113,10 +109,7 @@ def test_a_deal_without_four_hands() -> None:
 def test_an_impossible_score_before_the_hand_amm_1_7_a() -> None:
     findings = validate(parse_record({"hands": S1, "score": {"A": 40, "B": 3}}))
     assert codes(findings) == ["marcador_imposible"]
-    assert (
-        findings[0].message
-        == "Marcador previo: el juego ya terminó: la pareja A tiene 40 tantos (se juega a 40)."
-    )
+    assert findings[0].message == "Marcador previo: el juego ya terminó: la pareja A tiene 40 tantos (se juega a 40)."
 
 
 def test_envites_after_an_accepted_ordago() -> None:
@@ -191,9 +184,7 @@ def test_a_juego_is_replayed_with_mano_alternating_amm_2_8() -> None:
 
 
 def test_the_score_before_a_hand_must_follow_the_previous_one() -> None:
-    replay = replay_game(
-        [parse_record(paso_hand({"A": 0, "B": 0})), parse_record(paso_hand({"A": 1, "B": 5}))]
-    )
+    replay = replay_game([parse_record(paso_hand({"A": 0, "B": 0})), parse_record(paso_hand({"A": 1, "B": 5}))])
     assert [(f.code, f.hand) for f in replay.findings] == [("marcador_previo_incorrecto", 1)]
     good = replay_game([parse_record(paso_hand({"A": 0, "B": 0})), parse_record(paso_hand({"A": 5, "B": 1}))])
     assert good.valid and good.findings == ()

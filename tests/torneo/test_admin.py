@@ -36,8 +36,15 @@ def test_a_pair_added_in_the_admin_gets_the_next_number():
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
     response = client.post(
         reverse("admin:torneo_pair_add"),
-        {"tournament": sim.tournament.pk, "name": "Desde admin", "status": "confirmed", "source": "control",
-         "version": 1, "members-TOTAL_FORMS": 0, "members-INITIAL_FORMS": 0},
+        {
+            "tournament": sim.tournament.pk,
+            "name": "Desde admin",
+            "status": "confirmed",
+            "source": "control",
+            "version": 1,
+            "members-TOTAL_FORMS": 0,
+            "members-INITIAL_FORMS": 0,
+        },
     )
     assert response.status_code == 302, response.content[:2000]
     assert sim.tournament.pairs.get(name="Desde admin").number == 4
