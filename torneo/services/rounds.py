@@ -91,6 +91,8 @@ def round_prepare(*, tournament: Tournament, by: Any, session: Session | None = 
         if tournament.status != Tournament.Status.RUNNING:
             tournament.status = Tournament.Status.RUNNING
             tournament.save(update_fields=["status"])
+        # The public pages show the commitment from now on (AMM 5.5): let them refresh.
+        live_bump(tournament_id=tournament.pk)
         return round_
 
 
@@ -170,14 +172,24 @@ def round_publish(*, round: Round, by: Any) -> Round:
 def round_cancel(*, round: Round) -> None:
     """Remove a prepared round that was never published (its commitment stays meaningless)."""
     with transaction.atomic():
-        _lock(round.tournament)
+        tournament = _lock(round.tournament)
         round_ = Round.objects.select_for_update().get(pk=round.pk)
         if round_.is_published:
             raise TournamentError(
                 _("Una ronda publicada no se puede anular; el organizador puede repetir el sorteo."), code="published"
             )
+        # A redrawn round keeps its superseded (published) draw on record: it cannot vanish.
+        if round_.draws.filter(status=Draw.Status.SUPERSEDED).exists():
+            raise TournamentError(
+                _(
+                    "Esta ronda ya tuvo un sorteo publicado, anulado por un nuevo sorteo que queda registrado: "
+                    "no se puede anular; publica el nuevo sorteo."
+                ),
+                code="redrawn",
+            )
         round_.draws.all().delete()
         round_.delete()
+        live_bump(tournament_id=tournament.pk)
 
 
 def draw_redraw(*, round: Round, reason: str, by: Any) -> Draw:

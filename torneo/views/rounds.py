@@ -1,0 +1,286 @@
+"""Rounds and their public draws (AMM 5.5): the public pages (by table, by surname, projector, wall
+sheet, the draw's command input) and the mesa de control's pages (prepare, publish, cancel, redraw).
+
+Thin: the round services decide and write; their Spanish messages are shown as they come.
+"""
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from torneo import selectors_rounds
+from torneo.errors import TournamentError
+from torneo.forms_rounds import DrawPublishForm, RedrawForm, RoundPrepareForm
+from torneo.models import Round, Tournament
+from torneo.permissions import Action, can
+from torneo.selectors_rounds import RoundPage
+from torneo.services.rounds import draw_publish, draw_redraw, round_cancel, round_prepare, round_publish
+from torneo.views.access import tournament_for
+
+# --- public pages --------------------------------------------------------------------------------
+
+
+def _page(tournament: Tournament, number: int) -> RoundPage:
+    page = selectors_rounds.round_page(tournament, number)
+    if page is None:
+        raise Http404
+    return page
+
+
+def rounds_list(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_for(request, slug)
+    return render(
+        request,
+        "torneo/rounds/rounds_list.html",
+        {
+            "tournament": tournament,
+            "rounds": list(selectors_rounds.rounds_of(tournament)),
+            "can_manage": can(request.user, tournament, Action.DRAWS_MANAGE),
+        },
+    )
+
+
+# The body of a round's public pages (header, draw, surnames, verification) is the same for
+# everyone and can be large (1,024 pairs: ~800 KB), so it is cached as UTF-8 bytes under a key that
+# changes with anything it shows (`selectors_rounds.body_stamp`) and spliced into the page: a cached
+# body costs neither queries nor rendering nor re-encoding. What depends on the user (the site's
+# navigation, the staff link) is rendered on every request.
+BODY_MARK = "<!-- cuerpo de la ronda -->"
+BODY_TTL = 24 * 3600
+
+
+def _body(tournament: Tournament, number: int, template: str) -> bytes:
+    # One cache entry per page (not per version), so that a busy round's many versions never pile
+    # up in memory: the entry holds its stamp, and a different stamp is a miss.
+    key = f"ronda:{tournament.pk}:{number}:{template}:{get_language()}"
+    stamp = selectors_rounds.body_stamp(tournament, number)
+    cached = cache.get(key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]  # type: ignore[no-any-return]
+    page = _page(tournament, number)
+    body = render_to_string(template, {"tournament": tournament, "page": page}).encode()
+    cache.set(key, (stamp, body), BODY_TTL)
+    return body
+
+
+def _render_with_body(request: HttpRequest, template: str, context: dict[str, Any], body: bytes) -> HttpResponse:
+    html = render_to_string(template, {**context, "body_mark": mark_safe(BODY_MARK)}, request)
+    head, mark, tail = html.partition(BODY_MARK)
+    assert mark, f"{template} has no body mark"
+    return HttpResponse(b"".join((head.encode(), body, tail.encode())))
+
+
+def _public_round(request: HttpRequest, tournament: Tournament, number: int, name: str, **extra: Any) -> HttpResponse:
+    body = _body(tournament, number, f"torneo/rounds/_{name}_body.html")
+    context = {"tournament": tournament, "number": number, **extra}
+    return _render_with_body(request, f"torneo/rounds/{name}.html", context, body)
+
+
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The round's draw by table and by surname, results, and how to verify the draw (AMM 5.5)."""
+    tournament = tournament_for(request, slug)
+    can_manage = can(request.user, tournament, Action.DRAWS_MANAGE)
+    return _public_round(request, tournament, number, "round", can_manage=can_manage)
+
+
+def round_projector(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Big type, high contrast, no chrome; scrolls by itself (static/js/rounds.js)."""
+    return _public_round(request, tournament_for(request, slug), number, "projector")
+
+
+def round_wall(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Printable wall sheets (A4): by surname and by table."""
+    return _public_round(request, tournament_for(request, slug), number, "wall")
+
+
+def draw_input(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """One pool's `python -m torneo.draws` input as a file (?grupo=<index>, ?sorteo=<id> for a
+    superseded draw). Only once the draw is published: before, the secret stays secret."""
+    tournament = tournament_for(request, slug)
+    page = _page(tournament, number)
+    try:
+        index = int(request.GET.get("grupo", "0"))
+        draw_id = int(request.GET["sorteo"]) if request.GET.get("sorteo") else None
+    except ValueError as exc:
+        raise Http404 from exc
+    pool_input = page.pool_input(index, draw_id)
+    if pool_input is None:
+        raise Http404
+    response = HttpResponse(pool_input.text + "\n", content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{pool_input.filename}"'
+    return response
+
+
+# --- staff pages ---------------------------------------------------------------------------------
+
+
+def manage_rounds(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_for(request, slug, Action.DRAWS_MANAGE)
+    return _render_rounds(request, tournament, RoundPrepareForm(tournament=tournament))
+
+
+def _render_rounds(
+    request: HttpRequest, tournament: Tournament, form: RoundPrepareForm, status: int = 200
+) -> HttpResponse:
+    rounds = list(selectors_rounds.rounds_of(tournament))
+    context = {
+        "tournament": tournament,
+        "rounds": rounds,
+        "step": selectors_rounds.next_step(tournament, rounds),
+        "form": form,
+        "has_juez": selectors_rounds.jueces_of(tournament).exists(),
+        "can_edit": can(request.user, tournament, Action.TOURNAMENT_EDIT),
+    }
+    return render(request, "torneo/rounds/manage_rounds.html", context, status=status)
+
+
+@require_POST
+def manage_round_prepare(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_for(request, slug, Action.DRAWS_MANAGE)
+    form = RoundPrepareForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        try:
+            round_ = round_prepare(tournament=tournament, by=request.user, session=form.cleaned_data["session"])
+        except TournamentError as exc:
+            form.add_error(None, str(exc))
+        else:
+            if round_.kind == Round.Kind.DRAW:
+                messages.success(
+                    request,
+                    _("Ronda %(n)d preparada: su compromiso ya es público. Haz el sorteo ante el juez (AMM 5.5).")
+                    % {"n": round_.number},
+                )
+            else:
+                messages.success(request, _("Ronda %(n)d preparada: revísala y publícala.") % {"n": round_.number})
+            return redirect("manage_round", slug=slug, number=round_.number)
+    tournament.refresh_from_db()
+    return _render_rounds(request, tournament, form, status=400)
+
+
+def manage_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = tournament_for(request, slug, Action.DRAWS_MANAGE)
+    return _render_round(request, tournament, _page(tournament, number))
+
+
+def _render_round(
+    request: HttpRequest,
+    tournament: Tournament,
+    page: RoundPage,
+    *,
+    publish_form: DrawPublishForm | None = None,
+    redraw_form: RedrawForm | None = None,
+    error: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    draw = page.live_draw
+    if publish_form is None and page.is_committed and draw is not None:
+        publish_form = DrawPublishForm(tournament=tournament, draw=draw)
+    can_redraw = can(request.user, tournament, Action.DRAWS_REDRAW)
+    if redraw_form is None and can_redraw:
+        redraw_form = RedrawForm()
+    preview = []
+    if not page.round.is_published and page.round.kind != Round.Kind.DRAW:
+        preview = selectors_rounds.fixed_round_preview(tournament)
+    context = {
+        "tournament": tournament,
+        "page": page,
+        "publish_form": publish_form,
+        "redraw_form": redraw_form,
+        "can_redraw": can_redraw,
+        "has_juez": selectors_rounds.jueces_of(tournament).exists(),
+        "can_edit_roles": can(request.user, tournament, Action.ROLES_MANAGE),
+        "preview": preview,
+        "error": error,
+        "is_last": page.next_number is None,
+    }
+    return render(request, "torneo/rounds/manage_round.html", context, status=status)
+
+
+@require_POST
+def manage_round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A drawn round: the public draw, made and published in one act (AMM 5.5). A liguilla or
+    fixed-bracket round: publish its matches."""
+    tournament = tournament_for(request, slug, Action.DRAWS_MANAGE)
+    page = _page(tournament, number)
+    form = None
+    try:
+        if page.round.kind == Round.Kind.DRAW:
+            draw = page.live_draw
+            if draw is None or not page.is_committed:
+                raise TournamentError(_("Este sorteo ya está publicado o anulado."), code="not_committed")
+            form = DrawPublishForm(request.POST, tournament=tournament, draw=draw)
+            if not form.is_valid():
+                return _render_round(request, tournament, page, publish_form=form, status=400)
+            draw_publish(
+                draw=draw,
+                public_value=form.cleaned_data["public_value"],
+                witness=form.cleaned_data["witness"],
+                by=request.user,
+            )
+            messages.success(request, _("Sorteo de la ronda %(n)d hecho y publicado.") % {"n": number})
+        else:
+            round_publish(round=page.round, by=request.user)
+            messages.success(request, _("Ronda %(n)d publicada.") % {"n": number})
+    except TournamentError as exc:
+        tournament.refresh_from_db()
+        page = _page(tournament, number)
+        if form is not None and page.is_committed:
+            form.add_error(None, str(exc))
+            return _render_round(request, tournament, page, publish_form=form, status=400)
+        return _render_round(request, tournament, page, error=str(exc), status=400)
+    return redirect("manage_round", slug=slug, number=number)
+
+
+@require_POST
+def manage_round_cancel(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = tournament_for(request, slug, Action.DRAWS_MANAGE)
+    page = _page(tournament, number)
+    try:
+        round_cancel(round=page.round)
+    except TournamentError as exc:
+        return _render_round(request, tournament, page, error=str(exc), status=400)
+    messages.success(request, _("Ronda %(n)d anulada: no se ha sorteado nada.") % {"n": number})
+    return redirect("manage_rounds", slug=slug)
+
+
+@require_POST
+def manage_round_redraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The organizer's new draw of a published round, with a reason that is published too."""
+    tournament = tournament_for(request, slug, Action.DRAWS_REDRAW)
+    page = _page(tournament, number)
+    form = RedrawForm(request.POST)
+    if not form.is_valid():
+        return _render_round(request, tournament, page, redraw_form=form, status=400)
+    try:
+        draw_redraw(round=page.round, reason=form.cleaned_data["reason"], by=request.user)
+    except TournamentError as exc:
+        form.add_error(None, str(exc))
+        return _render_round(request, tournament, page, redraw_form=form, status=400)
+    messages.success(
+        request,
+        _("Sorteo anulado y registrado. Nuevo compromiso publicado: haz el nuevo sorteo ante el juez (AMM 5.5)."),
+    )
+    return redirect("manage_round", slug=slug, number=number)
+
+
+__all__ = [
+    "draw_input",
+    "manage_round",
+    "manage_round_cancel",
+    "manage_round_prepare",
+    "manage_round_publish",
+    "manage_round_redraw",
+    "manage_rounds",
+    "round_detail",
+    "round_projector",
+    "round_wall",
+    "rounds_list",
+]
