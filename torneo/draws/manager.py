@@ -75,6 +75,8 @@ def load_state(tournament: Tournament) -> TournamentState:
             "winner",
             "games_a",
             "games_b",
+            "tantos_a",
+            "tantos_b",
         )
     )
     records: list[MatchRecord] = []
@@ -90,6 +92,8 @@ def load_state(tournament: Tournament) -> TournamentState:
                 winner=winner,
                 games_a=row["games_a"],
                 games_b=row["games_b"],
+                tantos_a=row["tantos_a"],
+                tantos_b=row["tantos_b"],
                 round_number=row["round__number"],
             )
         )
