@@ -8,7 +8,6 @@ import re
 from typing import Any
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 LANCES = ("grande", "chica", "pares", "juego", "punto")
@@ -220,15 +219,3 @@ def form_field(engine_field: str) -> str | None:
     if engine_field == "mano":
         return "mano"
     return None
-
-
-def attach(form: forms.Form, error: ValidationError) -> None:
-    """Put the service's errors on the form's fields (non-field errors when there is no field)."""
-    if hasattr(error, "error_dict"):
-        for key, messages in error.message_dict.items():
-            name = form_field(key)
-            for message in messages:
-                form.add_error(name if name in form.fields else None, message)
-    else:
-        for message in error.messages:
-            form.add_error(None, message)

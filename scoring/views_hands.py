@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import selectors_players as selectors
-from scoring.forms_hands import HandForm, attach
+from scoring.forms_hands import HandForm, form_field
 from scoring.models import RecordedHand
 from scoring.services.hands import (
     HandSaved,
@@ -24,6 +24,7 @@ from scoring.services.hands import (
     hand_record,
 )
 from torneo.errors import NotAllowed, TournamentError
+from torneo.forms import attach_errors
 from torneo.models import Match, Pair
 from torneo.permissions import Action
 from torneo.views.access import LoginRequired, tournament_for
@@ -93,7 +94,7 @@ def match_hands(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
                     game=form.cleaned_data["game"],
                 )
             except ValidationError as exc:
-                attach(form, exc)
+                attach_errors(form, exc, field_for=form_field)
             except NotAllowed as exc:
                 raise PermissionDenied(str(exc)) from exc
             except TournamentError as exc:
@@ -142,7 +143,7 @@ def hand_detail(request: HttpRequest, slug: str, match_id: int, hand_id: int) ->
                     expected_version=form.cleaned_data["expected_version"],
                 )
             except ValidationError as exc:
-                attach(form, exc)
+                attach_errors(form, exc, field_for=form_field)
             except NotAllowed as exc:
                 raise PermissionDenied(str(exc)) from exc
             except TournamentError as exc:

@@ -3,6 +3,7 @@
 Service errors come keyed 'players.<i>.<field>'; `attach_errors` puts each on its form field.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -11,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from torneo.models import Session, Tournament, TournamentRole
 from torneo.services.registrations import PLAYER_FIELDS, PlayerData
+from torneo.services.tournaments import TOURNAMENT_FIELDS
 
 _PLAYER_LABELS = {
     "first_name": _("Nombre"),
@@ -34,17 +36,27 @@ def player_field_name(index: int, field: str) -> str:
     return f"p{index + 1}_{field}"
 
 
-def attach_errors(form: forms.Form, error: ValidationError) -> None:
-    """Put a service's ValidationError on the form's matching fields (or on the whole form)."""
+def _pair_form_field(key: str) -> str | None:
+    """'players.1.email' -> 'p2_email' (the pair forms' field names); other keys unchanged."""
+    parts = key.split(".")
+    if len(parts) == 3 and parts[0] == "players":
+        return player_field_name(int(parts[1]), parts[2])
+    return key
+
+
+def attach_errors(
+    form: forms.Form, error: ValidationError, field_for: Callable[[str], str | None] = _pair_form_field
+) -> None:
+    """Put a service's ValidationError on the form's matching fields (or on the whole form).
+
+    `field_for` maps the service's error keys to the form's field names (None: a non-field error).
+    """
     if not hasattr(error, "error_dict"):
         form.add_error(None, error)
         return
     for key, errors in error.error_dict.items():
-        target: str | None = key
-        parts = key.split(".")
-        if len(parts) == 3 and parts[0] == "players":
-            target = player_field_name(int(parts[1]), parts[2])
-        if target == "__all__" or target == "players" or target not in form.fields:
+        target = field_for(key)
+        if target not in form.fields:
             target = None
         for e in errors:
             form.add_error(target, e)
@@ -106,35 +118,7 @@ class DateInput(forms.DateInput):
 class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Tournament
-        fields = [
-            "name",
-            "venue",
-            "description",
-            "start_date",
-            "end_date",
-            "rule_set",
-            "games_to_win",
-            "points_per_game",
-            "max_pairs",
-            "allow_trios",
-            "entry_fee",
-            "status",
-            "listed",
-            "format",
-            "max_losses",
-            "same_losses",
-            "repesca_until_round",
-            "pool_b_max_losses",
-            "repesca_reentry_round",
-            "swiss_rounds",
-            "group_count",
-            "group_qualifiers",
-            "final_phase_from_round",
-            "first_table_number",
-            "results_double_check",
-            "points_per_win",
-            "tiebreaks",
-        ]
+        fields = [f for f in TOURNAMENT_FIELDS if f != "slug"]
         widgets = {
             "start_date": DateInput(),
             "end_date": DateInput(),

@@ -4,6 +4,7 @@ from rest_framework import serializers
 
 from torneo.models import Pair, Player, Session, Tournament
 from torneo.services.registrations import PLAYER_FIELDS, PlayerData
+from torneo.services.tournaments import TOURNAMENT_FIELDS
 
 
 class SessionSerializer(serializers.ModelSerializer):
@@ -18,37 +19,7 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = [
-            "slug",
-            "name",
-            "venue",
-            "description",
-            "start_date",
-            "end_date",
-            "rule_set",
-            "games_to_win",
-            "points_per_game",
-            "max_pairs",
-            "allow_trios",
-            "entry_fee",
-            "status",
-            "listed",
-            "format",
-            "max_losses",
-            "same_losses",
-            "repesca_until_round",
-            "pool_b_max_losses",
-            "repesca_reentry_round",
-            "swiss_rounds",
-            "group_count",
-            "group_qualifiers",
-            "final_phase_from_round",
-            "first_table_number",
-            "results_double_check",
-            "points_per_win",
-            "tiebreaks",
-            "sessions",
-        ]
+        fields = [*TOURNAMENT_FIELDS, "sessions"]
         # Uniqueness is checked by the service (a clear message), not by a second query here.
         extra_kwargs = {"slug": {"validators": []}}
 
