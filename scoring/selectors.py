@@ -3,22 +3,18 @@ number of queries whatever the number of pairs: plain values are read once and t
 scoring.standings do the rest.
 
 The heavy public reads (standings, classification, bracket) are cached under the tournament's
-`signature`: its live version (bumped by every result and draw), its last edit and its pairs'
-versions, so a hundred phones refreshing after each result cost one computation.
+stamp (torneo.pagecache), so a hundred phones refreshing after each result cost one computation.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from django.core.cache import cache
-from django.db.models import Count, Q, Sum
-from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.models import ResultSubmission
 from scoring.services.results import round_locked
@@ -35,6 +31,7 @@ from scoring.standings import (
     elimination_stages,
     survival,
 )
+from torneo import pagecache
 from torneo.models import Match, Pair, PairMember, Round, Tournament
 
 Outcome = Match.Outcome
@@ -300,28 +297,9 @@ def tournament_tiebreaks(tournament: Tournament) -> list[str]:
 # --- cache ----------------------------------------------------------------------------------------------
 
 
-def signature(tournament: Tournament) -> str:
-    """What the public reads depend on, in one query: a new result or draw bumps the live version,
-    an edit of the tournament its `updated_at`, a change of a pair its version."""
-    agg = Pair.objects.filter(tournament=tournament).aggregate(
-        n=Count("pk"), v=Sum("version"), out=Count("pk", filter=Q(status__in=OUT_STATUSES))
-    )
-    created = tournament.created_at.timestamp() if tournament.created_at else 0
-    updated = tournament.updated_at.timestamp() if tournament.updated_at else 0
-    raw = (
-        f"{tournament.pk}:{created}:{updated}:{tournament.live_version}:{agg['n']}:{agg['v']}:{agg['out']}:"
-        f"{get_language()}"
-    )
-    return hashlib.sha1(raw.encode(), usedforsecurity=False).hexdigest()
-
-
-def cached(kind: str, sig: str, build: Callable[[], T], timeout: int = 3600) -> T:
-    key = f"scoring:{kind}:{sig}"
-    value = cache.get(key)
-    if value is None:
-        value = build()
-        cache.set(key, value, timeout)
-    return value  # type: ignore[no-any-return]
+def cached(kind: str, tournament: Tournament, build: Callable[[], T]) -> T:
+    """The standings, classification or bracket data, computed once per change (torneo.pagecache)."""
+    return pagecache.cached(f"scoring:{kind}:{tournament.pk}", pagecache.tournament_stamp(tournament), build)
 
 
 # --- standings ------------------------------------------------------------------------------------------

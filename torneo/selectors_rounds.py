@@ -3,7 +3,7 @@ drawn, and everything anyone needs to verify the draw (AMM 5.5).
 
 A fixed number of queries whatever the number of pairs: one per kind of row (rounds, draws,
 matches, pairs with their players), the lists built in Python. `RoundPage` loads lazily; the
-public pages cache their body under `body_stamp`, so a cached page runs two cheap queries.
+public pages cache their body under the tournament's stamp (torneo.pagecache).
 """
 
 from __future__ import annotations
@@ -15,13 +15,12 @@ from functools import cached_property
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from torneo import selectors
 from torneo.draws.manager import GROUPS_LABEL
-from torneo.models import Draw, Match, Pair, PairMember, Player, Round, Session, Tournament, TournamentRole
+from torneo.models import Draw, Match, Pair, PairMember, Round, Tournament, TournamentRole
 
 Expected = dict[str, tuple[list[list[int]], int | None]]  # pool -> (matches, exenta), by pair number
 
@@ -500,25 +499,6 @@ def round_page(tournament: Tournament, number: int) -> RoundPage | None:
     rounds = list(Round.objects.filter(tournament=tournament).select_related("session").order_by("number"))
     current = next((r for r in rounds if r.number == number), None)
     return RoundPage(tournament, current, rounds) if current is not None else None
-
-
-def body_stamp(tournament: Tournament, number: int) -> str:
-    """A key that changes whenever anything a round's public pages show changes, so that their
-    body can be cached (a crowd reloads them on their phones) and never be stale.
-
-    Rounds, draws and results bump the tournament's `live_version`; editing the tournament moves
-    its `updated_at`; a renamed pair or player, a changed partner or an edited jornada adds a
-    historical record (django-simple-history). One statement of four index lookups (MAX of a
-    primary key), in plain SQL because this runs on every request and the ORM's compilation of
-    four subqueries would cost more than the rest of the cached page."""
-    quote = connection.ops.quote_name
-    tables = [model.history.model._meta.db_table for model in (Pair, PairMember, Player, Session)]  # type: ignore[attr-defined]
-    sql = "SELECT " + ", ".join(f"(SELECT MAX(history_id) FROM {quote(t)})" for t in tables)
-    with connection.cursor() as cursor:
-        cursor.execute(sql)
-        changes = cursor.fetchone()
-    created, updated = (int(d.timestamp() * 1_000_000) for d in (tournament.created_at, tournament.updated_at))
-    return f"{tournament.pk}.{created}.{updated}.{tournament.live_version}.{number}." + ".".join(map(str, changes))
 
 
 def fixed_round_preview(tournament: Tournament) -> list[tuple[str, PairView, PairView | None]]:

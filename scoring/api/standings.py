@@ -129,8 +129,7 @@ class StandingsViewSet(TournamentScoped, viewsets.ViewSet):
 
     def _cached(self, kind: str, build: Any) -> Response:
         tournament = self.get_tournament()
-        sig = selectors.signature(tournament)
-        return Response(selectors.cached(f"api-{kind}", sig, lambda: build(tournament)))
+        return Response(selectors.cached(f"api-{kind}", tournament, lambda: build(tournament)))
 
     @extend_schema(responses=StandingsSerializer)
     def standings(self, request: Request, tournament_slug: str) -> Response:

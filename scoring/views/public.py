@@ -2,9 +2,9 @@
 results of each round, the standings of the tournament's format, the bracket and the final
 classification; and their CSV exports.
 
-The standings, bracket and classification bodies are rendered once per tournament signature
-(scoring.selectors.signature) and cached: after each result every phone in the room asks for the
-page again, and all but the first get the cached body.
+The standings, bracket and classification bodies are rendered once per change of the tournament
+(torneo.pagecache): after each result every phone in the room asks for the page again, and all
+but the first get the cached body.
 """
 
 from collections.abc import Callable
@@ -12,29 +12,13 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
 
 from scoring import exports, selectors
 from scoring.views import render as html
+from torneo import pagecache
 from torneo.models import Round
 from torneo.permissions import Action, can
 from torneo.views.access import tournament_for
-
-_MARK = "<!--scoring:body-->"
-
-
-def _body(kind: str, sig: str, template: str, build: Callable[[], dict[str, Any]]) -> bytes:
-    """The page's body, rendered once per signature and kept as UTF-8 bytes."""
-    return selectors.cached(f"{kind}-html", sig, lambda: render_to_string(template, build()).encode())
-
-
-def _page(request: HttpRequest, template: str, context: dict[str, Any], body: bytes) -> HttpResponse:
-    """Render the (small, per-user) page around the cached body and splice the bytes in: a body of
-    a thousand rows is never re-escaped, joined or encoded again."""
-    page = render_to_string(template, {**context, "body": mark_safe(_MARK)}, request=request)
-    head, _mark, tail = page.partition(_MARK)
-    return HttpResponse(b"".join((head.encode(), body, tail.encode())))
 
 
 def results(request: HttpRequest, slug: str) -> HttpResponse:
@@ -68,15 +52,15 @@ def _cached_page(
     build: Callable[[Any], Any],
     context: Callable[[Any, Any], dict[str, Any]],
 ) -> HttpResponse:
-    """A live public page whose body is computed and rendered once per tournament signature."""
+    """A live public page whose body is computed and rendered once per change (torneo.pagecache)."""
     tournament = tournament_for(request, slug)
-    sig = selectors.signature(tournament)
-
-    def body() -> dict[str, Any]:
-        return context(tournament, selectors.cached(kind, sig, lambda: build(tournament)))
-
-    content = _body(kind, sig, f"scoring/_{kind}_body.html", body)
-    return _page(request, f"scoring/{kind}.html", {"tournament": tournament}, content)
+    body = pagecache.cached_body(
+        f"scoring:{kind}:{tournament.pk}",
+        pagecache.tournament_stamp(tournament),
+        f"scoring/_{kind}_body.html",
+        lambda: context(tournament, selectors.cached(kind, tournament, lambda: build(tournament))),
+    )
+    return pagecache.page_with_body(request, f"scoring/{kind}.html", {"tournament": tournament}, body)
 
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:

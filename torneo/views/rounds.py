@@ -7,12 +7,8 @@ Thin: the round services decide and write; their Spanish messages are shown as t
 from typing import Any
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -20,6 +16,7 @@ from torneo import selectors_rounds
 from torneo.errors import TournamentError
 from torneo.forms_rounds import DrawPublishForm, RedrawForm, RoundPrepareForm
 from torneo.models import Round, Tournament
+from torneo.pagecache import cached_body, page_with_body, tournament_stamp
 from torneo.permissions import Action, can
 from torneo.selectors_rounds import RoundPage
 from torneo.services.rounds import draw_publish, draw_redraw, round_cancel, round_prepare, round_publish
@@ -48,40 +45,18 @@ def rounds_list(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-# The body of a round's public pages (header, draw, surnames, verification) is the same for
-# everyone and can be large (1,024 pairs: ~800 KB), so it is cached as UTF-8 bytes under a key that
-# changes with anything it shows (`selectors_rounds.body_stamp`) and spliced into the page: a cached
-# body costs neither queries nor rendering nor re-encoding. What depends on the user (the site's
-# navigation, the staff link) is rendered on every request.
-BODY_MARK = "<!-- cuerpo de la ronda -->"
-BODY_TTL = 24 * 3600
-
-
-def _body(tournament: Tournament, number: int, template: str) -> bytes:
-    # One cache entry per page (not per version), so that a busy round's many versions never pile
-    # up in memory: the entry holds its stamp, and a different stamp is a miss.
-    key = f"ronda:{tournament.pk}:{number}:{template}:{get_language()}"
-    stamp = selectors_rounds.body_stamp(tournament, number)
-    cached = cache.get(key)
-    if cached is not None and cached[0] == stamp:
-        return cached[1]  # type: ignore[no-any-return]
-    page = _page(tournament, number)
-    body = render_to_string(template, {"tournament": tournament, "page": page}).encode()
-    cache.set(key, (stamp, body), BODY_TTL)
-    return body
-
-
-def _render_with_body(request: HttpRequest, template: str, context: dict[str, Any], body: bytes) -> HttpResponse:
-    html = render_to_string(template, {**context, "body_mark": mark_safe(BODY_MARK)}, request)
-    head, mark, tail = html.partition(BODY_MARK)
-    assert mark, f"{template} has no body mark"
-    return HttpResponse(b"".join((head.encode(), body, tail.encode())))
-
-
 def _public_round(request: HttpRequest, tournament: Tournament, number: int, name: str, **extra: Any) -> HttpResponse:
-    body = _body(tournament, number, f"torneo/rounds/_{name}_body.html")
+    """A round's public page: its body (the same for everyone, ~800 KB with 1,024 pairs) is cached
+    under the tournament's stamp (torneo.pagecache); the per-user frame is rendered around it."""
+    stamp = f"{tournament_stamp(tournament)}.{number}"
+    body = cached_body(
+        f"ronda:{tournament.pk}:{number}",
+        stamp,
+        f"torneo/rounds/_{name}_body.html",
+        lambda: {"tournament": tournament, "page": _page(tournament, number)},
+    )
     context = {"tournament": tournament, "number": number, **extra}
-    return _render_with_body(request, f"torneo/rounds/{name}.html", context, body)
+    return page_with_body(request, f"torneo/rounds/{name}.html", context, body)
 
 
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
