@@ -25,13 +25,13 @@ from scoring.standings import (
     Place,
     Survival,
     bracket_forest,
-    check_tiebreaks,
     classify,
     compute,
     elimination_stages,
     survival,
 )
 from torneo import pagecache
+from torneo.draws import liguilla_members
 from torneo.models import Match, Pair, PairMember, Round, Tournament
 
 Outcome = Match.Outcome
@@ -283,17 +283,6 @@ def load(tournament: Tournament) -> TournamentData:
     return TournamentData(tournament, pairs, rounds, _match_infos(rows, pairs))
 
 
-def tournament_tiebreaks(tournament: Tournament) -> list[str]:
-    """The tournament's tiebreak order (the defaults when empty)."""
-    from scoring.standings import DEFAULT_TIEBREAKS
-
-    try:
-        order = check_tiebreaks((tournament.tiebreaks or "").split(","))
-    except ValueError:
-        order = []
-    return order or list(DEFAULT_TIEBREAKS)
-
-
 # --- cache ----------------------------------------------------------------------------------------------
 
 
@@ -420,14 +409,8 @@ def _survival(data: TournamentData) -> dict[int, Survival]:
 
 def groups_of(data: TournamentData) -> dict[str, list[int]]:
     """Each liguilla's pairs, from its first round (as torneo.draws.manager reads them)."""
-    groups: dict[str, list[int]] = defaultdict(list)
     first = min((m.round_number for m in data.matches), default=None)
-    for m in data.matches:
-        if m.round_number == first:
-            groups[m.pool].append(m.a.id)
-            if m.b:
-                groups[m.pool].append(m.b.id)
-    return dict(sorted(groups.items(), key=lambda kv: (len(kv[0]), kv[0])))
+    return liguilla_members((m.pool, m.a.id, m.b.id if m.b else None) for m in data.matches if m.round_number == first)
 
 
 def _points_table(
@@ -526,7 +509,7 @@ def _renumber(rows: list[StandingsRow], key_of: Callable[[StandingsRow], Any]) -
 def standings(tournament: Tournament, data: TournamentData | None = None) -> Standings:
     """The standings for the tournament's format (see scoring.standings for the rules)."""
     data = data or load(tournament)
-    tiebreaks = tournament_tiebreaks(tournament)
+    tiebreaks = tournament.tiebreak_order
     fmt = tournament.format
     tables: list[StandingsTable]
     if fmt in (Tournament.Format.CEROS, Tournament.Format.REPESCA):
@@ -649,7 +632,7 @@ def _section(title: str, places: list[Place], data: TournamentData) -> Classific
 def classification(tournament: Tournament, data: TournamentData | None = None) -> Classification:
     """The final classification for prizes, by the rules in scoring.standings' docstring."""
     data = data or load(tournament)
-    tiebreaks = tournament_tiebreaks(tournament)
+    tiebreaks = tournament.tiebreak_order
     fmt = tournament.format
     excluded = [data.pairs[p] for p in data.entrants() if data.pairs[p].expelled]
     kept = [p for p in data.entrants() if not data.pairs[p].expelled]

@@ -332,3 +332,10 @@ def test_request_publishes_the_exact_command_input():
         build_problem(data["pairs"], history=data["history"], byes=data["byes"], group=data["group"], seed=data["seed"])
     )
     assert score(build_problem(data["pairs"], seed="s"), pairing).bye_tier == 0
+
+
+def test_liguilla_members_from_the_first_round_with_its_exentas() -> None:
+    from torneo.draws import liguilla_members
+
+    first = [("2", 7, 3), ("1", 5, None), ("10", 1, 2), ("1", 4, 6), ("2", 8, None)]
+    assert liguilla_members(first) == {"1": [4, 5, 6], "2": [3, 7, 8], "10": [1, 2]}

@@ -27,7 +27,7 @@ from torneo.draws.formats import (
     request_for,
 )
 from torneo.draws.generator import ALGORITHM_VERSION, Draw, make_draw
-from torneo.draws.liguilla import RoundRobinRound, allocate_groups, round_robin
+from torneo.draws.liguilla import RoundRobinRound, allocate_groups, liguilla_members, round_robin
 from torneo.draws.problem import GroupLabel, PairId
 from torneo.draws.rng import DrawRandom
 from torneo.draws.verify import check_commitment, commitment, derive_seed, new_secret
@@ -55,6 +55,7 @@ __all__ = [
     "commitment",
     "derive_seed",
     "is_final_round",
+    "liguilla_members",
     "make_draw",
     "new_secret",
     "next_line",

@@ -10,7 +10,7 @@ the exenta that round — each pair exactly once, so nobody has a second exenta 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from torneo.draws.errors import DrawUserError
@@ -80,3 +80,14 @@ def round_robin(members: Sequence[PairId]) -> tuple[RoundRobinRound, ...]:
         # Keep seat 0, rotate the others one step clockwise.
         seats = [seats[0], seats[-1], *seats[1:-1]]
     return tuple(rounds)
+
+
+def liguilla_members(
+    first_round: Iterable[tuple[str, PairId, PairId | None]],
+) -> dict[str, list[PairId]]:
+    """Each liguilla's pairs, from its first round's matches ``(liguilla label, a, b or None)``:
+    every pair plays there or has its exenta. Labels in order ("1", "2", … "10"), pairs sorted."""
+    groups: dict[str, list[PairId]] = {}
+    for label, a, b in first_round:
+        groups.setdefault(label, []).extend(p for p in (a, b) if p is not None)
+    return {label: sorted(groups[label], key=id_key) for label in sorted(groups, key=lambda g: (len(g), g))}

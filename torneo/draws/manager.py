@@ -22,6 +22,7 @@ from torneo.draws import (
     allocate_groups,
     bracket_from_seeds,
     bracket_round,
+    liguilla_members,
     plan_ceros,
     plan_repesca,
     plan_swiss,
@@ -240,13 +241,8 @@ def design_next_round(tournament: Tournament, state: TournamentState | None = No
 
 
 def group_members(state: TournamentState) -> dict[str, list[int]]:
-    """Each liguilla's pairs, from round 1 (every pair plays or has its exenta there)."""
-    groups: dict[str, list[int]] = defaultdict(list)
-    for s in state.slots.get(1, []):
-        for n in (s["a"], s["b"]):
-            if n is not None:
-                groups[s["pool"]].append(n)
-    return {label: sorted(members) for label, members in sorted(groups.items(), key=lambda kv: int(kv[0]))}
+    """Each liguilla's pairs, from round 1."""
+    return liguilla_members((s["pool"], s["a"], s["b"]) for s in state.slots.get(1, []))
 
 
 def _design_groups(tournament: Tournament, state: TournamentState, number: int) -> RoundDesign:
@@ -316,7 +312,7 @@ def _design_bracket(
     previous = state.slots.get(number - 1, [])
     lines: dict[str, list[int | None]] = {}
     if groups is not None and number == liguilla_rounds + 1:
-        tables = liguilla_standings(state, groups, liguilla_rounds, tuple(tournament_tiebreaks(tournament)))
+        tables = liguilla_standings(state, groups, liguilla_rounds, tuple(tournament.tiebreak_order))
         # Order the groups by their winners' records, so that the best winner is seed 1.
         order = sorted(
             tables, key=lambda g: (-tables[g][0].points, -tables[g][0].juegos_diff, -tables[g][0].tantos_diff, int(g))
@@ -353,13 +349,6 @@ def _design_bracket(
     return RoundDesign(
         number, Round.Kind.BRACKET, phase, is_final, slots=slots, champions=champions, finished=not slots
     )
-
-
-def tournament_tiebreaks(tournament: Tournament) -> list[str]:
-    value = getattr(tournament, "tiebreaks", "") or ""
-    from scoring.standings import DEFAULT_TIEBREAKS
-
-    return [t for t in value.split(",") if t] or list(DEFAULT_TIEBREAKS)
 
 
 # --- writing -------------------------------------------------------------------------------------

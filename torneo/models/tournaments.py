@@ -202,6 +202,14 @@ class Tournament(models.Model):
             raise ValidationError(errors)
 
     @property
+    def tiebreak_order(self) -> list[str]:
+        """The tiebreaks in the tournament's order (the defaults when none is set)."""
+        from scoring.standings import DEFAULT_TIEBREAKS, TIEBREAKS
+
+        order = [t.strip() for t in (self.tiebreaks or "").split(",") if t.strip() in TIEBREAKS]
+        return order or list(DEFAULT_TIEBREAKS)
+
+    @property
     def is_visible_to_public(self) -> bool:
         return self.status != self.Status.DRAFT
 
