@@ -1,17 +1,14 @@
 """CSV exports of results, standings and the final classification: UTF-8 with a BOM (so that a
 spreadsheet reads the accents right), Spanish headers, one row per match or pair. Public data only
-(names and results, never contact data)."""
+(names and results, never contact data). Every file is written by torneo.csvsafe (CSV injection)."""
 
-import csv
-import io
 from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 
 from scoring import selectors
+from torneo import csvsafe
 from torneo.models import Tournament
-
-BOM = "\ufeff"
 
 RESULT_HEADER = [
     "ronda",
@@ -34,12 +31,7 @@ RESULT_HEADER = [
 
 
 def _csv(header: list[str], rows: Iterable[list[object]]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow(["" if v is None else v for v in row])
-    return BOM + out.getvalue()
+    return csvsafe.csv_text([header, *rows])
 
 
 def results_csv(tournament: Tournament, round_number: int | None = None) -> str:

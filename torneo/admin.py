@@ -66,8 +66,10 @@ class PairAdmin(SimpleHistoryAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(SimpleHistoryAdmin):
-    list_display = ["full_name", "id_document", "club", "phone", "email", "user"]
+    list_display = ["full_name", "tournament", "id_document", "club", "phone", "email", "user"]
+    list_filter = ["tournament"]
     search_fields = ["normalized_name", "id_document", "email", "club"]
+    list_select_related = ["tournament"]
     autocomplete_fields = ["user"]
 
 

@@ -2,6 +2,13 @@
 
 A player cannot be in two pairs of the same tournament; the match is on the identity document when
 it is given, else on the normalised name (accents, case, punctuation and spacing removed).
+
+Text typed by people is stored composed (NFC) and without the invisible characters that would let
+the same name pass as another (`clean_text`): zero-width spaces and joiners, bidi controls
+(U+202A–U+202E, U+2066–U+2069), the BOM, soft hyphens — Unicode's «format» (Cf) and «control» (Cc)
+categories. Identity matching goes further (`normalize_name`): compatibility forms (NFKC/NFKD, so a
+full-width «Ｊｏｓé» is «José» and «Mª» is «Ma»), no accents, no case, no punctuation. The stored
+name keeps what the person typed («Mª Ángeles»).
 """
 
 import re
@@ -14,17 +21,30 @@ _DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
 _NIE_PREFIX = {"X": "0", "Y": "1", "Z": "2"}
 
 
+def clean_text(text: str) -> str:
+    """What a person typed, as stored: NFC, no invisible format or control characters, single
+    spaces. '  Jo\u200bsé   García ' -> 'José García'."""
+    composed = unicodedata.normalize("NFC", text)
+    visible = "".join(" " if c in "\t\n\r" else c for c in composed if c in "\t\n\r" or not _invisible(c))
+    return " ".join(visible.split())
+
+
+def _invisible(char: str) -> bool:
+    return unicodedata.category(char) in ("Cf", "Cc")
+
+
 def normalize_name(text: str) -> str:
     """'  José  García-López ' -> 'jose garcia lopez'."""
-    decomposed = unicodedata.normalize("NFKD", text)
+    decomposed = unicodedata.normalize("NFKD", clean_text(text))
     without_accents = "".join(c for c in decomposed if not unicodedata.combining(c))
     words = re.sub(r"[^\w]+", " ", without_accents.lower()).split()
     return " ".join(words)
 
 
 def normalize_document(text: str) -> str:
-    """'12.345.678-z' -> '12345678Z'."""
-    return re.sub(r"[\s.\-/]", "", text).upper()
+    """'12.345.678-z' -> '12345678Z'. Compatibility forms too (NFKC): full-width «１２…» are the same
+    digits, and Python's regular expressions would take them for digits anyway."""
+    return re.sub(r"[\s.\-/]", "", clean_text(unicodedata.normalize("NFKC", text))).upper()
 
 
 def validate_document(document: str) -> None:

@@ -51,7 +51,8 @@ def pairs_of(tournament: Tournament, *, q: str = "", statuses: list[str] | None 
         member_filter = Q()
         for word in words:
             member_filter &= Q(normalized_name__contains=word)
-        qs = qs.filter(Q(members__player__in=_players_matching(member_filter)) | Q(name__icontains=q.strip()))
+        players = _players_matching(member_filter & Q(tournament=tournament))
+        qs = qs.filter(Q(members__player__in=players) | Q(name__icontains=q.strip()))
         qs = qs.distinct()
     return qs.order_by("registered_at", "id")
 

@@ -111,8 +111,11 @@ def test_a_player_may_enter_another_tournament():
     make_pair(TournamentFactory(), players=[player_data(1, id_document="12345678Z"), player_data(2)])
     pair = make_pair(TournamentFactory(), players=[player_data(1, id_document="12345678Z"), player_data(5)])
     assert pair.status == Pair.Status.CONFIRMED
-    # The person is one record across tournaments when the document is known.
-    assert Player.objects.filter(id_document="12345678Z").count() == 1
+    # Personal data belongs to each registration: one record per tournament, never shared.
+    records = Player.objects.filter(id_document="12345678Z")
+    assert records.count() == 2
+    for record in records:
+        assert {m.tournament_id for m in record.memberships.all()} == {record.tournament_id}
 
 
 def test_withdrawn_pair_releases_its_players():

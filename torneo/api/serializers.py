@@ -3,7 +3,7 @@
 from rest_framework import serializers
 
 from torneo.models import Pair, Player, Session, Tournament
-from torneo.services.registrations import PLAYER_FIELDS, PlayerData
+from torneo.services.registrations import MAX_PLAYERS, PLAYER_FIELDS, PlayerData
 from torneo.services.tournaments import TOURNAMENT_FIELDS
 
 
@@ -79,7 +79,8 @@ class PlayerWriteSerializer(serializers.Serializer):
 
 class PairWriteSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
-    players = PlayerWriteSerializer(many=True)
+    # A pareja or a trío (AMM 5.8.e): a longer list is refused before any of it is read.
+    players = PlayerWriteSerializer(many=True, max_length=MAX_PLAYERS)
     version = serializers.IntegerField(
         required=False, min_value=1, help_text="Versión leída (para no pisar cambios ajenos)."
     )

@@ -219,7 +219,8 @@ class RegistrationViewSet(TournamentScoped, viewsets.GenericViewSet):
 
 
 class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
-    """Players of the tournaments where you are staff, with their contact data."""
+    """Players of the tournaments where you are staff, with their contact data: each record is
+    one tournament's registration, so a role in one tournament never shows another's."""
 
     serializer_class = PlayerSerializer
     permission_classes = [IsAuthenticated]
@@ -230,7 +231,7 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
         user = self.request.user
         qs = Player.objects.all()
         if not user.is_superuser:
-            qs = qs.filter(memberships__tournament__roles__user=user).distinct()
+            qs = qs.filter(tournament__roles__user=user).distinct()
         for word in normalize_name(self.request.query_params.get("q", "")).split():
             qs = qs.filter(normalized_name__contains=word)
         return qs.order_by("last_name", "first_name", "id")

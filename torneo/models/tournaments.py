@@ -277,8 +277,14 @@ class TournamentRole(models.Model):
 
 
 class Player(models.Model):
-    """A person who plays. Linked to a user account when the player has one (the player role)."""
+    """A person as one tournament's registration knows them (RGPD: the data belongs to that
+    registration, is seen by that tournament's staff only, and no other tournament's form reads or
+    changes it). Linked to a user account when the organizer or the person links it (the player
+    role); that link is the only identity shared across tournaments."""
 
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("torneo"), on_delete=models.CASCADE, related_name="players"
+    )
     first_name = models.CharField(_("nombre"), max_length=100)
     last_name = models.CharField(_("apellidos"), max_length=150)
     # Normalised (upper case, no spaces or dashes); empty when not given.
@@ -420,6 +426,11 @@ class PairMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} ({self.pair})"
+
+    def clean(self) -> None:
+        """A pair's players are its own tournament's records (personal data per tournament)."""
+        if self.player_id and self.pair_id and self.player.tournament_id != self.pair.tournament_id:
+            raise ValidationError({"player": _("El jugador pertenece a la inscripción de otro torneo.")})
 
 
 class WorkerHeartbeat(models.Model):

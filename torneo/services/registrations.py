@@ -2,7 +2,18 @@
 
 Every write takes the tournament row lock first (select_for_update), so that capacity, the
 waiting list and 'one person, one pair' are decided one registration at a time even when the
-public form, the mesa de control and an import run together. Errors are ValidationErrors keyed by
+public form, the mesa de control and an import run together. What can be checked without the
+database (formats, sizes, a pair of two or three) is checked before the lock, so that a stranger's
+bad request never holds it; under the lock, the checks against the registered players are hash
+lookups (RegistrationBook), never comparisons of every player with every other.
+
+Personal data belongs to the registration (RGPD; DESIGN «Personal data»): every registration
+creates its own Player rows in its tournament, holding exactly what it brought. Nothing is looked
+up by document across tournaments, so a form never reveals, reuses or overwrites another
+registration's name, club, phone or e-mail. Linking a person across tournaments (Player.user) is
+an act of the organizer or of the person, never a side effect of a form.
+
+Errors are ValidationErrors keyed by
 field ('players.<i>.<field>' for a player's field, 'name', 'players' or '__all__'), with Spanish
 messages that also name the player, so forms, the API and the CSV report can all show them.
 """
@@ -18,10 +29,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from torneo.errors import Conflict, TournamentError
-from torneo.identity import identity_key, normalize_document, normalize_name, validate_document
+from torneo.identity import clean_text, identity_key, normalize_document, normalize_name, validate_document
 from torneo.models import Pair, PairMember, Player, Tournament
 
 PLAYER_FIELDS = ("first_name", "last_name", "id_document", "phone", "email", "club")
+# A pareja has two players, a trío three (AMM 5.8.e): no registration ever carries more.
+MAX_PLAYERS = 3
 _MAX_LENGTHS = {f.name: f.max_length for f in Player._meta.get_fields() if f.name in PLAYER_FIELDS}
 
 
@@ -38,12 +51,12 @@ class PlayerData:
 
     def cleaned(self) -> "PlayerData":
         return PlayerData(
-            first_name=" ".join(self.first_name.split()),
-            last_name=" ".join(self.last_name.split()),
-            id_document=normalize_document(self.id_document),
-            phone=" ".join(self.phone.split()),
-            email=self.email.strip().lower(),
-            club=" ".join(self.club.split()),
+            first_name=clean_text(self.first_name),
+            last_name=clean_text(self.last_name),
+            id_document=normalize_document(clean_text(self.id_document)),
+            phone=clean_text(self.phone),
+            email=clean_text(self.email).lower(),
+            club=clean_text(self.club),
         )
 
     @property
@@ -74,15 +87,17 @@ def _player_label(index: int) -> str:
 
 
 def _clean_players(players: Sequence[PlayerData], tournament: Tournament, errors: _Errors) -> list[PlayerData]:
-    cleaned = [p.cleaned() for p in players]
     needed_max = tournament.max_players_per_pair
-    if len(cleaned) < 2:
-        errors.add("players", _("Una pareja necesita dos jugadores."))
-    elif len(cleaned) > needed_max:
+    if len(players) > needed_max:
         if tournament.allow_trios:
             errors.add("players", _("Un trío tiene como máximo tres jugadores (AMM 5.8.e)."))
         else:
             errors.add("players", _("Este torneo no admite tríos: la pareja debe tener dos jugadores."))
+        if len(players) > MAX_PLAYERS:
+            return []  # thousands of «players» are not a registration: nothing more to check
+    cleaned = [p.cleaned() for p in players]
+    if len(cleaned) < 2:
+        errors.add("players", _("Una pareja necesita dos jugadores."))
     for i, p in enumerate(cleaned):
         label = _player_label(i)
         if not p.first_name:
@@ -154,8 +169,9 @@ class _Registered:
 
 
 class RegistrationBook:
-    """The tournament's current registrations, loaded once, to check many new pairs quickly
-    (a CSV import of a thousand pairs must not run a thousand queries)."""
+    """The tournament's current registrations, loaded once and indexed by document and by
+    normalised name, to check many new pairs quickly: a CSV import of thousands of pairs runs one
+    query and one dictionary lookup per player, not a scan of every registered player."""
 
     def __init__(self, tournament: Tournament) -> None:
         self.tournament = tournament
@@ -171,29 +187,32 @@ class RegistrationBook:
                 "player__last_name",
             )
         )
-        self._registered = [
-            _Registered(m.pair_id, m.pair.name or m.player.full_name, m.player.id_document, m.player.normalized_name)
-            for m in members
-        ]
+        self._by_document: dict[str, list[_Registered]] = {}
+        self._by_name: dict[str, list[_Registered]] = {}
+        for m in members:
+            self._index(
+                _Registered(
+                    m.pair_id, m.pair.name or m.player.full_name, m.player.id_document, m.player.normalized_name
+                )
+            )
         self.confirmed = Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).count()
 
+    def _index(self, reg: _Registered) -> None:
+        if reg.document:
+            self._by_document.setdefault(reg.document, []).append(reg)
+        self._by_name.setdefault(reg.normalized_name, []).append(reg)
+
     def conflicts(self, player: PlayerData, *, ignore_pair_id: int | None = None) -> _Registered | None:
-        for reg in self._registered:
-            if reg.pair_id == ignore_pair_id:
-                continue
-            if player.id_document and reg.document:
-                if player.id_document == reg.document:
-                    return reg
-            elif player.normalized_name == reg.normalized_name:
-                return reg
-        return None
+        """The same document; or, when either side has no document, the same normalised name
+        (`_same_person`, answered by two lookups)."""
+        candidates = self._by_document.get(player.id_document, []) if player.id_document else []
+        by_name = self._by_name.get(player.normalized_name, [])
+        candidates = candidates + [r for r in by_name if not (player.id_document and r.document)]
+        return next((r for r in candidates if r.pair_id != ignore_pair_id), None)
 
     def add(self, pair_id: int, label: str, players: Iterable[PlayerData]) -> None:
         for p in players:
-            self._registered.append(_Registered(pair_id, label, p.id_document, p.normalized_name))
-
-    def remove_pair(self, pair_id: int) -> None:
-        self._registered = [r for r in self._registered if r.pair_id != pair_id]
+            self._index(_Registered(pair_id, label, p.id_document, p.normalized_name))
 
 
 def validate_pair(
@@ -206,7 +225,7 @@ def validate_pair(
 ) -> list[PlayerData]:
     """All the checks for one pair, against the book; returns the cleaned players or raises."""
     errors = _Errors()
-    name = " ".join(name.split())
+    name = clean_text(name)
     if len(name) > Pair._meta.get_field("name").max_length:
         errors.add("name", _("El nombre de la pareja es demasiado largo."))
     cleaned = _clean_players(players, tournament, errors)
@@ -232,6 +251,17 @@ def validate_pair(
     return cleaned
 
 
+def clean_pair(*, tournament: Tournament, players: Sequence[PlayerData], name: str) -> list[PlayerData]:
+    """The checks that need no registered players (formats, sizes, two or three players), run
+    before the lock: bad input is refused without waiting for, or holding, the tournament."""
+    errors = _Errors()
+    if len(clean_text(name)) > Pair._meta.get_field("name").max_length:
+        errors.add("name", _("El nombre de la pareja es demasiado largo."))
+    cleaned = _clean_players(players, tournament, errors)
+    errors.raise_if_any()
+    return cleaned
+
+
 def _check_open_for(tournament: Tournament, source: str) -> None:
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError(_("El torneo ha terminado: ya no admite inscripciones."), code="finished")
@@ -243,22 +273,10 @@ def _lock(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-def _player_for(data: PlayerData, *, update_contact: bool) -> Player:
-    """Reuse the person's record when the document is known, else a new record. Contact data of an
-    existing record is only filled in, never overwritten from a public form."""
-    if data.id_document:
-        existing = Player.objects.filter(id_document=data.id_document).order_by("id").first()
-        if existing:
-            changed = False
-            for attr in ("phone", "email", "club"):
-                new = getattr(data, attr)
-                if new and (update_contact or not getattr(existing, attr)) and getattr(existing, attr) != new:
-                    setattr(existing, attr, new)
-                    changed = True
-            if changed:
-                existing.save()
-            return existing
+def _new_player(data: PlayerData, *, tournament: Tournament) -> Player:
+    """The registration's own record of the person: what it brought, in its tournament only."""
     return Player.objects.create(
+        tournament=tournament,
         first_name=data.first_name,
         last_name=data.last_name,
         id_document=data.id_document,
@@ -273,16 +291,15 @@ def _create_pair(*, tournament: Tournament, players: Sequence[PlayerData], name:
     pair = Pair.objects.create(
         tournament=tournament,
         number=(last or 0) + 1,
-        name=" ".join(name.split()),
+        name=clean_text(name),
         source=source,
         status=status,
     )
-    update_contact = source != Pair.Source.PUBLIC_FORM
     PairMember.objects.bulk_create(
         [
             PairMember(
                 pair=pair,
-                player=_player_for(p, update_contact=update_contact),
+                player=_new_player(p, tournament=tournament),
                 tournament=tournament,
                 position=i + 1,
                 identity_key=p.identity,
@@ -305,6 +322,7 @@ def pair_register(
     source: str = Pair.Source.CONTROL,
 ) -> Pair:
     """Enter a pair. Over capacity it goes to the waiting list (the returned pair's status says)."""
+    clean_pair(tournament=tournament, players=players, name=name)
     try:
         with transaction.atomic():
             locked = _lock(tournament)
@@ -321,13 +339,20 @@ def pairs_register_many(
     *, tournament: Tournament, entries: Sequence[tuple[str, Sequence[PlayerData]]], source: str
 ) -> list[Pair]:
     """Enter many pairs at once, all or nothing. Raises RowErrors naming every bad entry."""
+    row_errors: dict[int, dict[str, list[str]]] = {}
+    for index, (name, players) in enumerate(entries):  # before the lock: formats and sizes
+        try:
+            clean_pair(tournament=tournament, players=players, name=name)
+        except ValidationError as exc:
+            row_errors[index] = exc.message_dict
     with transaction.atomic():
         locked = _lock(tournament)
         _check_open_for(locked, source)
         book = RegistrationBook(locked)
         checked: list[tuple[str, list[PlayerData]]] = []
-        row_errors: dict[int, dict[str, list[str]]] = {}
         for index, (name, players) in enumerate(entries):
+            if index in row_errors:
+                continue
             try:
                 cleaned = validate_pair(tournament=locked, players=players, name=name, book=book)
             except ValidationError as exc:
@@ -336,7 +361,7 @@ def pairs_register_many(
             book.add(-(index + 1), name or " / ".join(p.last_name for p in cleaned), cleaned)
             checked.append((name, cleaned))
         if row_errors:
-            raise RowErrors(row_errors)
+            raise RowErrors(dict(sorted(row_errors.items())))
         created = []
         confirmed = book.confirmed
         for name, cleaned in checked:
@@ -361,7 +386,9 @@ def pair_update(
     name: str,
     expected_version: int | None = None,
 ) -> Pair:
-    """Correct a pair's details (typos, a changed partner before play). Refuses stale edits."""
+    """Correct a pair's details (typos, a changed partner before play). Refuses stale edits.
+    Only this pair's own player records change; a new partner gets a new record."""
+    clean_pair(tournament=pair.tournament, players=players, name=name)
     with transaction.atomic():
         tournament = _lock(pair.tournament)
         current = Pair.objects.select_for_update().get(pk=pair.pk)
@@ -383,11 +410,11 @@ def pair_update(
                 reused.save()
                 player = reused
             else:
-                player = _player_for(data, update_contact=True)
+                player = _new_player(data, tournament=tournament)
             PairMember.objects.create(
                 pair=current, player=player, tournament=tournament, position=i + 1, identity_key=data.identity
             )
-        current.name = " ".join(name.split())
+        current.name = clean_text(name)
         current.version = F("version") + 1
         current.save(update_fields=["name", "version"])
         current.refresh_from_db()
@@ -481,6 +508,7 @@ __all__ = [
     "PlayerData",
     "RegistrationBook",
     "RowErrors",
+    "clean_pair",
     "pair_check_in",
     "pair_check_in_undo",
     "pair_register",

@@ -16,6 +16,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from torneo import csvsafe
 from torneo.identity import normalize_name
 from torneo.models import Pair, PairMember, Tournament
 from torneo.services.registrations import PLAYER_FIELDS, PlayerData, RowErrors, pairs_register_many
@@ -159,7 +160,8 @@ def registrations_import_csv(*, tournament: Tournament, data: bytes) -> ImportRe
         name = ""
         values: dict[int, dict[str, str]] = {}
         for position, key in columns.items():
-            cell = row[position].strip() if position < len(row) else ""
+            # Our own export writes a text "=x" as "'=x" (CSV injection): unneutralize gives "=x" back.
+            cell = csvsafe.unneutralize(row[position].strip()) if position < len(row) else ""
             if key == "name":
                 name = cell
             else:
@@ -197,19 +199,18 @@ def _column_for_key(key: str) -> str:
 
 
 def registrations_export_csv(*, tournament: Tournament) -> str:
-    """Every pair with its players and state, in the same columns the import reads."""
+    """Every pair with its players and state, in the same columns the import reads (written by
+    torneo.csvsafe: cells that a spreadsheet would run as a formula are quoted)."""
     pairs = list(
         Pair.objects.filter(tournament=tournament)
         .prefetch_related(Prefetch("members", queryset=PairMember.objects.select_related("player")))
         .order_by("registered_at", "id")
     )
     width = max([3 if tournament.allow_trios else 2] + [len(p.members.all()) for p in pairs])
-    out = io.StringIO()
-    writer = csv.writer(out)
     header = ["pareja", "estado", "presente", "inscrita_el", "origen"]
     for i in range(width):
         header += [_column_name(f, i) for f in PLAYER_FIELDS]
-    writer.writerow(header)
+    rows = [header]
     for pair in pairs:
         row = [
             pair.name,
@@ -222,5 +223,5 @@ def registrations_export_csv(*, tournament: Tournament) -> str:
         for i in range(width):
             player = members[i].player if i < len(members) else None
             row += [getattr(player, f) if player else "" for f in PLAYER_FIELDS]
-        writer.writerow(row)
-    return "\ufeff" + out.getvalue()  # BOM: Excel then reads the accents right
+        rows.append(row)
+    return csvsafe.csv_text(rows)
