@@ -36,3 +36,16 @@ def on_postgres() -> None:
 def _fast_password_hashing(settings: object) -> None:
     """PBKDF2's deliberate slowness has no place in tests (users are created by the hundred)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def _rate_limit_cache(settings: object) -> None:
+    """Rate-limit windows (torneo/ratelimit.py) in this process's memory, empty for every test: never
+    the shared cache under var/, which the running site and other test runs use too."""
+    from django.core.cache import caches
+
+    settings.CACHES = {  # type: ignore[attr-defined]
+        **settings.CACHES,  # type: ignore[attr-defined]
+        "ratelimit": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ratelimit-tests"},
+    }
+    caches["ratelimit"].clear()

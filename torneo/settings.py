@@ -96,9 +96,24 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # WAL + a busy timeout let the web server and the Celery worker share the file.
+    # The file is shared by gunicorn's workers and threads and the Celery worker, so:
+    # - WAL: readers never wait for the writer, nor the writer for them; synchronous=NORMAL is
+    #   durable under WAL except for the last commits on a power cut (init_command runs on every
+    #   new connection; WAL itself stays in the file).
+    # - timeout: sqlite's busy timeout, how long a writer waits for another one to commit.
+    # - transaction_mode IMMEDIATE: every transaction.atomic() takes the write lock at BEGIN, waiting
+    #   for it up to the timeout. The default, DEFERRED, starts as a reader and upgrades at its first
+    #   write; when another connection is writing or has written since that read, SQLite answers
+    #   SQLITE_BUSY ("database is locked") at once, without honouring the busy timeout (waiting could
+    #   not help: the transaction's snapshot is stale). Every write service reads first (the
+    #   tournament "lock", validations), so under load they failed in ~0 ms: 500s. benchmarks/load.py
+    #   and tests/torneo/test_sqlite_load.py measure it.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
     )
     # A file, not memory, for the test database: the real Celery worker in the tests must see it.
     # One per process, so that test runs side by side never share it.
@@ -144,6 +159,11 @@ STORAGES = {
 }
 # Locally, serve straight from the app folders so that no collectstatic step is needed.
 WHITENOISE_USE_FINDERS = not PRODUCTION
+# Request bodies held in memory: 1 MiB (Django's default is 2.5 MB). The largest legitimate JSON or
+# form body is a few KB (a tournament, a pair, a recorded hand). The files of a multipart upload,
+# the CSV import among them, do not count: registrations_csv.MAX_BYTES bounds that file (2 MB,
+# 5,000 rows). Above the bound the API answers a JSON 413 (torneo/api/errors.py), pages a 400.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -151,11 +171,45 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # JSON nested too deep or malformed: a Spanish 400, never a RecursionError (torneo/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "torneo.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 200,
     "EXCEPTION_HANDLER": "torneo.api.errors.exception_handler",
+    # Rate limits (torneo/ratelimit.py; the pages use the same rules). Per client IP or username
+    # tried; "N/period" with period s, min, hour or day; empty: no limit.
+    "DEFAULT_THROTTLE_RATES": {
+        "login_ip": env.str("RATELIMIT_LOGIN_IP", default="10/min"),  # failed logins per IP
+        "login_username": env.str("RATELIMIT_LOGIN_USERNAME", default="20/hour"),  # failed logins per username
+        "registration": env.str("RATELIMIT_REGISTRATION", default="10/hour"),  # public registrations per IP
+    },
+    # Trusted proxies in front of the site: 0 = the client is REMOTE_ADDR and X-Forwarded-For is
+    # ignored (it is whatever the client wrote); behind one nginx, 1.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
+
+# --- Caches and rate limits ---------------------------------------------------------------------
+# "default": the page cache (torneo/pagecache.py), per process unless CACHE_URL says otherwise.
+# "ratelimit": the rate-limit windows (torneo/ratelimit.py), which every web worker must share
+# (a per-process cache would multiply the limits): a file-system cache under var/ needs no server;
+# RATELIMIT_CACHE_URL (or else CACHE_URL), e.g. redis://host:6379/1, for several hosts.
+CACHES = {
+    "default": env.cache_url("CACHE_URL", default="locmemcache://"),
+    "ratelimit": env.cache_url(
+        "RATELIMIT_CACHE_URL", default=env.str("CACHE_URL", default="") or f"filecache://{VAR_DIR / 'ratelimit'}"
+    ),
+}
+CACHES["ratelimit"].setdefault("KEY_PREFIX", "ratelimit")
+if CACHES["ratelimit"]["BACKEND"].endswith("FileBasedCache"):
+    # Past MAX_ENTRIES the file cache drops a third of its entries: keep that far from reach.
+    CACHES["ratelimit"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 20_000)
+# --- end of caches and rate limits ----------------------------------------------------------------
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Torneo de Mus API",
     "DESCRIPTION": "API de torneos de mus (reglamento AMM v6.4): torneos, jugadores, parejas, inscripciones.",

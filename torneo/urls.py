@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from torneo.ratelimit import limit_login
 from torneo.views import manage, public
 
 tournament_patterns = [
@@ -37,9 +38,11 @@ urlpatterns = [
     path("torneos/<slug:slug>/", include(tournament_patterns)),
     path("gestion/", manage.my_tournaments, name="my_tournaments"),
     path("gestion/nuevo/", manage.tournament_new, name="tournament_new"),
-    path("cuenta/entrar/", auth_views.LoginView.as_view(), name="login"),
+    # Both login forms refuse password guessing (torneo/ratelimit.py).
+    path("cuenta/entrar/", limit_login(auth_views.LoginView.as_view()), name="login"),
     path("cuenta/salir/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("torneo.api.urls")),
+    path("admin/login/", limit_login(admin.site.login)),  # before admin.site.urls, which has its own
     path("admin/", admin.site.urls),
 ]

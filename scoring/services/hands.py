@@ -8,7 +8,10 @@ The rules of the record, precisely (README «Manos anotadas» says the same to u
    engine's format (``RecordFormatError``, keyed by its field) and a deal that cannot exist — a
    card that is not one, a card twice, a hand without four cards (keyed ``hands[<seat>]``). The
    cards are optional (AMM 3.4.c has them shown at the end of every hand, but a table may not
-   note them): four hands or none.
+   note them): four hands or none. Tantos no hand can have are typing mistakes too: a score
+   before the hand outside 0 to tantos per juego − 1 (a juego decided at fewer tantos, AMM 6.4,
+   still starts below it), envites of one lance adding up to more than 100, a claimed score after
+   the hand below 0 or above tantos per juego − 1 + 100 (``_check_tantos``).
 2. Everything else the engine finds is a fact about the play and the hand is stored with it:
    false declarations by seat and lance (AMM 4.1a), illegal betting, claimed tantos that differ
    from the count (AMM 3.13), an impossible score. A disputed hand is recorded as it happened;
@@ -20,15 +23,18 @@ The rules of the record, precisely (README «Manos anotadas» says the same to u
    counted. The first hand with an error **stops the count** of its juego: it and the hands
    after it are kept but do not count until it is corrected (a new version) or deleted. Counted
    hands score what the engine counts, never what was claimed. A hand without cards cannot be
-   checked: it counts at the table's claimed score after the hand (required), with an «aviso».
+   checked: it counts at the table's claimed score after the hand (required), with an «aviso»;
+   recorded by a player, it cannot close a juego (an error, ``sin_cartas_decide``): a side would
+   be declaring its own win.
 4. A juego closes when a counted hand takes a pair to the tournament's tantos per juego or wins
    an accepted órdago (AMM 1.7.a); a later hand of that juego is an error. The next hand starts
    the next juego, mano continuing to alternate (AMM 2.8).
 5. The match: when the closed juegos, in order, give a pair the tournament's juegos to win, the
    result is submitted through ``result_submit(source=HANDS)`` (double check, AMM 3.16, and the
-   3.18 lock included). A result the mesa de control or a player entered otherwise is never
-   overwritten: a difference is reported. A refusal (3.18, a conflict) is reported too; the
-   hand stays saved.
+   3.18 lock included). Recorded by a player, it is only proposed, double check or not, until the
+   mesa de control or the losing pair confirms it — never the side that recorded it. A result the
+   mesa de control or a player entered otherwise is never overwritten: a difference is reported.
+   A refusal (3.18, a conflict) is reported too; the hand stays saved.
 
 Writes lock the tournament row and then the match row (the order of result_submit and the draw
 services), so two phones recording the same table get consecutive numbers, never the same one.
@@ -141,12 +147,79 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
+# The bounds of a record's tantos. AMM 3.6 lets an envite be any number, and the engine counts it
+# as said; but a stake of the tantos per juego already wins the juego, because the count stops at
+# the first event that takes a pair to the target (scoring.mus.tanteo.score_hand). So the envites
+# of one lance may add up to MAX_LANCE_STAKE (100, two and a half juegos to 40): only a typing slip
+# (an extra zero) is refused. One event of the count is then at most MAX_LANCE_STAKE tantos (an
+# accepted stake, or a deje, which is smaller; a jugada is at most 6, duples in both hands), so a
+# pair has at most target - 1 + MAX_LANCE_STAKE tantos after a hand: 139 in a juego to 40. That
+# bounds the claimed score too, keeps the juego's tantos within the results' 0-200 per juego, and
+# far from what the database stores (RecordedHand.score_a and RecordedGame.tantos_a are smallints).
+MAX_LANCE_STAKE = 100
+
+
+def max_score_after(target: int) -> int:
+    """The most tantos a pair can have after one hand of a juego to `target` (see above)."""
+    return target - 1 + MAX_LANCE_STAKE
+
+
+def _check_tantos(record: mus.RecordedHand, target: int) -> None:
+    """Refuse tantos no hand can have: a score before the hand outside 0..target-1 (a juego ends
+    when a pair reaches the target; one decided by the juez at fewer tantos, AMM 6.4, still starts
+    below it), a lance's envites above MAX_LANCE_STAKE, a claimed score after the hand below 0 or
+    above max_score_after. A claimed score lower than the score before stays a finding (AMM 3.13)."""
+    score = record.score
+    if not (0 <= score.a < target and 0 <= score.b < target):
+        raise ValidationError(
+            {
+                "score": _(
+                    "Antes de una mano cada pareja tiene de 0 a %(max)d tantos (el juego es a %(t)d): "
+                    "A %(a)d – B %(b)d no puede ser."
+                )
+                % {"max": target - 1, "t": target, "a": score.a, "b": score.b}
+            }
+        )
+    cap = record.rules.envite_cap
+    for lance, bets in record.bets.items():
+        stake = 0
+        for index, bet in enumerate(bets):
+            if bet.action is not mus.Action.ENVIDO:
+                continue
+            amount = 2 if bet.amount is None else bet.amount
+            stake += 2 if cap is not None and amount > cap else amount  # as the engine counts it
+            if stake > MAX_LANCE_STAKE:
+                raise ValidationError(
+                    {
+                        f"lances.{lance.key}[{index}]": _(
+                            "Los envites de %(l)s suman %(n)d tantos: como mucho %(max)d (con %(t)d ya se "
+                            "gana el juego)."
+                        )
+                        % {"l": lance.key, "n": stake, "max": MAX_LANCE_STAKE, "t": target}
+                    }
+                )
+    claimed = record.claimed.score if record.claimed is not None else None
+    highest = max_score_after(target)
+    if claimed is not None and not (0 <= claimed.a <= highest and 0 <= claimed.b <= highest):
+        raise ValidationError(
+            {
+                "claimed.score": _(
+                    "Tras una mano cada pareja tiene de 0 a %(max)d tantos (el juego es a %(t)d): "
+                    "A %(a)d – B %(b)d no puede ser."
+                )
+                % {"max": highest, "t": target, "a": claimed.a, "b": claimed.b}
+            }
+        )
+
+
 def clean_record(
     data: object, *, rule_set: str, target: int, score: mus.Score, record_id: str
 ) -> tuple[mus.RecordedHand, dict[str, Any], bool]:
     """Read a recorded hand typed by a table (the engine's JSON format) and refuse typing mistakes
     (rule 1 above): ValidationError keyed by the engine's field. Returns the engine's record, its
-    JSON as stored, and whether it has the cards. `score` is used when the record has none."""
+    JSON as stored, and whether it has the cards. `score` is used when the record has none. Tantos
+    no hand can have are typing mistakes too (`_check_tantos`), keyed «score», «claimed.score» or
+    the lance's envite."""
     if not isinstance(data, Mapping):
         raise ValidationError({"record": _("Se esperaba una mano anotada: un objeto con «hands», «lances»…")})
     data = dict(data)
@@ -181,6 +254,7 @@ def clean_record(
     if rules.target != target:
         rules = dataclasses.replace(rules, target=target)
     record = dataclasses.replace(record, rules=rules)
+    _check_tantos(record, target)
     if has_cards:
         _hands, problems = mus.check_deal(record.hands, rules.deck)
         if problems:
@@ -308,6 +382,29 @@ def _claimed_winner(record: mus.RecordedHand) -> mus.Pair | None:
     return claimed.score.leader(record.rules.target) if claimed.score is not None else None
 
 
+def _no_cards_decide(index: int) -> dict[str, Any]:
+    return {
+        "code": "sin_cartas_decide",
+        "article": "AMM 3.4.c, 3.16",
+        "severity": "error",
+        "hand": index,
+        "message": _(
+            "Sin cartas, una mano anotada por los jugadores no puede cerrar un juego: anota las cartas "
+            "(que se enseñan al terminar la mano, AMM 3.4.c) o que lo anote la mesa de control o un juez."
+        ),
+    }
+
+
+def _player_decides_without_cards(hand: RecordedHand, record: mus.RecordedHand) -> bool:
+    """A hand without cards counts at the score the table claims; typed by a player, that claim
+    must not end a juego (nor, through it, the match): a side would be declaring its own win."""
+    return (
+        not hand.has_cards
+        and hand.recorded_as == RecordedHand.RecordedAs.PLAYER
+        and _claimed_winner(record) is not None
+    )
+
+
 def game_refresh(game: RecordedGame) -> bool:
     """Replay the juego's current hands (rule 3) and store the derived fields of the hands and the
     juego. Returns whether the juego's winner changed."""
@@ -322,6 +419,8 @@ def game_refresh(game: RecordedGame) -> bool:
         for index, (hand, record) in enumerate(zip(hands, records, strict=True)):
             sequence = [mus.finding_to_json(f) for f in replay.findings if f.hand == index and f.code in SEQUENCE_CODES]
             sequence += _sequence_extras(hands, index)
+            if hand.valid and _player_decides_without_cards(hand, record):
+                sequence.append(_no_cards_decide(index))
             counts = winner is None and state.stopped_at is None and hand.valid and not _has_error(sequence)
             score: tuple[int, int] | None = None
             if counts:

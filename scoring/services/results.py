@@ -9,9 +9,15 @@ publication of the next draw, so that no result slips in after the draw that sho
 
 With the tournament's double check on, a result counts only once a second person — or a player of
 the losing pair, like the signature of AMM 3.16 — confirms it; nobody confirms their own entry. A
-second, identical entry by another person confirms the first. Once the next round's draw is
-published the result is final (AMM 3.18) except for the organizer, with a reason that stays on
-record; the same holds for every result once the tournament is finished.
+second, identical entry by another person confirms the first.
+
+A result that players' own recorded hands decide is never self-confirmed, double check or not: it
+waits, proposed, until the mesa de control (or a juez, or the organizer) or the losing pair
+confirms it — never the side that recorded it (AMM 3.16: the losing pair signs the acta). Such a
+proposal never blocks the mesa: its own entry of the acta is not a conflict with it, and settles it.
+
+Once the next round's draw is published the result is final (AMM 3.18) except for the organizer,
+with a reason that stays on record; the same holds for every result once the tournament is finished.
 """
 
 from collections.abc import Sequence
@@ -135,8 +141,9 @@ def _clean_tantos(tantos: Sequence[Sequence[int]], games_a: int | None, games_b:
     for i, juego in enumerate(tantos, start=1):
         try:
             a, b = (int(x) for x in juego)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: int(float("inf"))
             raise _errors(tantos=_("Juego %(i)d: escribe los tantos de las dos parejas.") % {"i": i}) from None
+        # Bounded: the tantos are summed into Match.tantos_a/b (integers) and shown as typed.
         if not (0 <= a <= 200 and 0 <= b <= 200):
             raise _errors(tantos=_("Juego %(i)d: los tantos deben estar entre 0 y 200.") % {"i": i})
         cleaned.append([a, b])
@@ -225,7 +232,11 @@ def result_submit(
             if not reason:
                 raise _errors(reason=_("Cambiar un resultado ya cerrado (AMM 3.18) necesita un motivo."))
         latest = latest_version(match)
-        if expected_version is not None and expected_version != latest:
+        if (
+            expected_version is not None
+            and expected_version != latest
+            and not _only_player_proposals_since(match, expected_version, tournament)
+        ):
             last = match.submissions.select_related("submitted_by").first()
             who = last.submitted_by.get_username() if last and last.submitted_by else "?"
             raise Conflict(
@@ -240,14 +251,16 @@ def result_submit(
         )
         if data["outcome"] == Outcome.RULING and not reason:
             raise _errors(reason=_("Escribe la decisión del juez (quién y por qué) en el motivo."))
-        double_check = tournament.results_double_check and not locked
-        if double_check:
-            pending = match.submissions.filter(status=Status.PROPOSED).first()
-            if pending and pending.submitted_by_id != getattr(by, "pk", None) and _same(pending, data):
-                return _confirm(match, pending, by)  # a second, identical entry confirms the first
-            if pending:
-                pending.status = Status.SUPERSEDED
-                pending.save(update_fields=["status"])
+        from_players = source == ResultSubmission.Source.HANDS and not _records_as_staff(by, tournament)
+        # Double check (AMM 3.16 by a second person), and always for a result the players' own
+        # hands decided: proposed until someone else confirms it.
+        needs_confirmation = (tournament.results_double_check and not locked) or from_players
+        pending = match.submissions.filter(status=Status.PROPOSED).select_related("submitted_by").first()
+        if needs_confirmation and pending and can_confirm(by, pending) and _same(pending, data):
+            return _confirm(match, pending, by)  # a second, identical entry confirms the first
+        if pending:
+            pending.status = Status.SUPERSEDED
+            pending.save(update_fields=["status"])
         now = timezone.now()
         sub = ResultSubmission.objects.create(
             match=match,
@@ -255,22 +268,43 @@ def result_submit(
             source=source,
             submitted_by=by if getattr(by, "pk", None) else None,
             reason=reason,
-            status=Status.PROPOSED if double_check else Status.CONFIRMED,
-            confirmed_by=None if double_check else (by if getattr(by, "pk", None) else None),
-            confirmed_at=None if double_check else now,
+            status=Status.PROPOSED if needs_confirmation else Status.CONFIRMED,
+            confirmed_by=None if needs_confirmation else (by if getattr(by, "pk", None) else None),
+            confirmed_at=None if needs_confirmation else now,
             outcome=data["outcome"],
             games_a=data["games_a"],
             games_b=data["games_b"],
             winner=data["winner"],
             tantos=data["tantos"],
         )
-        if double_check:
+        if needs_confirmation:
             # Nothing public changes, but the players' pages show what awaits their confirmation.
             live_bump(tournament_id=tournament.pk)
         else:
             match.submissions.filter(status=Status.CONFIRMED).exclude(pk=sub.pk).update(status=Status.SUPERSEDED)
             _apply(match, sub)
         return sub
+
+
+def _records_as_staff(user: Any, tournament: Tournament) -> bool:
+    """Organizer, mesa de control or juez: who record hands for any table (not as a player)."""
+    return user is not None and can(user, tournament, Action.HANDS_RECORD)
+
+
+def _is_player_proposal(sub: ResultSubmission, tournament: Tournament) -> bool:
+    """Proposed by a player, from the recorded hands (not by staff)."""
+    return (
+        sub.status == Status.PROPOSED
+        and sub.source == ResultSubmission.Source.HANDS
+        and not _records_as_staff(sub.submitted_by, tournament)
+    )
+
+
+def _only_player_proposals_since(match: Match, version: int, tournament: Tournament) -> bool:
+    """Whether every version after `version` is a player's pending proposal: the mesa that typed
+    the acta without having seen one is not in conflict with it (its entry settles it)."""
+    newer = list(match.submissions.filter(version__gt=version).select_related("submitted_by"))
+    return bool(newer) and all(_is_player_proposal(sub, tournament) for sub in newer)
 
 
 def _confirm(match: Match, sub: ResultSubmission, by: Any) -> ResultSubmission:
@@ -282,10 +316,15 @@ def _confirm(match: Match, sub: ResultSubmission, by: Any) -> ResultSubmission:
 
 
 def can_confirm(user: Any, sub: ResultSubmission) -> bool:
-    """Staff who enter results, or a player of the losing pair (AMM 3.16) — never the submitter."""
+    """Staff who enter results, or a player of the losing pair (AMM 3.16) — never the submitter,
+    nor a player of the submitter's own pair (a side never confirms its own result)."""
     if not user.is_authenticated or sub.submitted_by_id == user.pk:
         return False
     match = sub.match
+    if sub.submitted_by is not None and any(
+        is_member_of(user, p) and is_member_of(sub.submitted_by, p) for p in (match.pair_a, match.pair_b) if p
+    ):
+        return False
     if can(user, match.round.tournament, Action.RESULTS_ENTER):
         return True
     return any(is_member_of(user, p) for p in losing_pairs(sub))

@@ -107,3 +107,21 @@ def test_export_then_import_round_trip():
     assert [p.members_label for p in Pair.objects.filter(tournament=target)] == [
         p.members_label for p in Pair.objects.filter(tournament=source)
     ]
+
+
+def test_a_file_that_is_not_csv_is_a_clear_error_not_a_500():
+    data = b"pareja;nombre_1\n" + b'"' + b"x" * 200_000  # one cell over the csv module's limit
+    t = TournamentFactory()
+    with pytest.raises(CsvImportError) as exc:
+        registrations_import_csv(tournament=t, data=data)
+    assert "no se puede leer como CSV" in str(exc.value)
+    assert not Pair.objects.filter(tournament=t).exists()
+
+
+def test_quotes_in_a_name_survive_export_and_import():
+    source = TournamentFactory()
+    make_pair(source, players=[player_data(1, last_name='Ruiz "el Txiki"'), player_data(2)], name='Los "Txikis"')
+    target = TournamentFactory()
+    registrations_import_csv(tournament=target, data=registrations_export_csv(tournament=source).encode())
+    pair = Pair.objects.get(tournament=target)
+    assert pair.name == 'Los "Txikis"' and pair.ordered_members()[0].player.last_name == 'Ruiz "el Txiki"'

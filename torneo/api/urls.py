@@ -2,7 +2,6 @@
 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import SimpleRouter
 
 from torneo.api import views
@@ -18,7 +17,7 @@ router.register(
 )
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api_token"),
+    path("auth/token/", views.TokenView.as_view(), name="api_token"),
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api_schema"), name="api_redoc"),

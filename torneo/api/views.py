@@ -7,6 +7,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -27,6 +28,7 @@ from torneo.api.serializers import (
 from torneo.identity import normalize_name
 from torneo.models import Pair, Player, Tournament
 from torneo.permissions import Action, can, can_create_tournament, can_view, can_withdraw
+from torneo.ratelimit import LOGIN_REFUSED, LOGIN_THROTTLES, REGISTRATION_REFUSED, RegistrationThrottle, ThrottleMessage
 from torneo.services.registrations import (
     pair_check_in,
     pair_check_in_undo,
@@ -198,11 +200,15 @@ class PairViewSet(TournamentScoped, viewsets.GenericViewSet):
         return Response({"created": report.created, "waitlisted": report.waitlisted}, status=status.HTTP_201_CREATED)
 
 
-class RegistrationViewSet(TournamentScoped, viewsets.GenericViewSet):
-    """Public registration: anyone may enter a pair while the tournament's registration is open."""
+class RegistrationViewSet(ThrottleMessage, TournamentScoped, viewsets.GenericViewSet):
+    """Public registration: anyone may enter a pair while the tournament's registration is open.
+    A limited number per client address and hour (429 with Retry-After beyond it); the
+    tournament's staff have no limit."""
 
     permission_classes = [AllowAny]
     serializer_class = PairWriteSerializer
+    throttle_classes = [RegistrationThrottle]
+    throttle_message = REGISTRATION_REFUSED
 
     @extend_schema(request=PairWriteSerializer, responses={201: PairPublicSerializer})
     def create(self, request: Request, tournament_slug: str) -> Response:
@@ -216,6 +222,15 @@ class RegistrationViewSet(TournamentScoped, viewsets.GenericViewSet):
         )
         pair = selectors.pairs_with_players().get(pk=pair.pk)
         return Response(PairPublicSerializer(pair).data, status=status.HTTP_201_CREATED)
+
+
+class TokenView(ThrottleMessage, ObtainAuthToken):
+    """A user's API token for their username and password. Too many failed attempts from one
+    address, or for one username, are refused for a while (429 with Retry-After), the right
+    password too; the login form counts the same failures. Rules: torneo/ratelimit.py."""
+
+    throttle_classes = LOGIN_THROTTLES
+    throttle_message = LOGIN_REFUSED
 
 
 class PlayerViewSet(viewsets.ReadOnlyModelViewSet):

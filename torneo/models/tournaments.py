@@ -315,10 +315,14 @@ class Player(models.Model):
         return self.full_name
 
     def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self.set_normalized_name()
+        super().save(*args, **kwargs)
+
+    def set_normalized_name(self) -> None:
+        """The search and same-person key (save() sets it; bulk creation calls it)."""
         from torneo.identity import normalize_name
 
         self.normalized_name = normalize_name(self.full_name)
-        super().save(*args, **kwargs)
 
     @property
     def full_name(self) -> str:

@@ -20,13 +20,15 @@ messages that also name the player, so forms, the API and the CSV report can all
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from simple_history.models import HistoricalRecords
 
 from torneo.errors import Conflict, TournamentError
 from torneo.identity import clean_text, identity_key, normalize_document, normalize_name, validate_document
@@ -275,39 +277,50 @@ def _lock(tournament: Tournament) -> Tournament:
 
 def _new_player(data: PlayerData, *, tournament: Tournament) -> Player:
     """The registration's own record of the person: what it brought, in its tournament only."""
-    return Player.objects.create(
-        tournament=tournament,
-        first_name=data.first_name,
-        last_name=data.last_name,
-        id_document=data.id_document,
-        phone=data.phone,
-        email=data.email,
-        club=data.club,
-    )
+    return Player.objects.create(tournament=tournament, **{attr: getattr(data, attr) for attr in PLAYER_FIELDS})
 
 
-def _create_pair(*, tournament: Tournament, players: Sequence[PlayerData], name: str, source: str, status: str) -> Pair:
-    last = Pair.objects.filter(tournament=tournament).order_by("-number").values_list("number", flat=True).first()
-    pair = Pair.objects.create(
-        tournament=tournament,
-        number=(last or 0) + 1,
-        name=clean_text(name),
-        source=source,
-        status=status,
-    )
-    PairMember.objects.bulk_create(
-        [
-            PairMember(
-                pair=pair,
-                player=_new_player(p, tournament=tournament),
-                tournament=tournament,
-                position=i + 1,
-                identity_key=p.identity,
-            )
-            for i, p in enumerate(players)
-        ]
-    )
-    return pair
+@dataclass(frozen=True)
+class _NewPair:
+    name: str
+    players: list[PlayerData]
+    status: str
+
+
+def _history_user() -> Any:
+    """Who the change is by, as simple_history's middleware saw the request (for bulk writes)."""
+    user = getattr(getattr(HistoricalRecords.context, "request", None), "user", None)
+    return user if user is not None and user.is_authenticated else None
+
+
+def _create_pairs(*, tournament: Tournament, new: Sequence[_NewPair], source: str) -> list[Pair]:
+    """Create pairs with their own player records in a few bulk statements, whatever their number
+    (a CSV import of thousands), with their change history (the page cache's stamp reads it)."""
+    last = Pair.objects.filter(tournament=tournament).aggregate(n=Max("number"))["n"] or 0
+    pairs = [
+        Pair(tournament=tournament, number=last + i + 1, name=clean_text(p.name), source=source, status=p.status)
+        for i, p in enumerate(new)
+    ]
+    Pair.objects.bulk_create(pairs)
+    players = [
+        Player(tournament=tournament, **{attr: getattr(data, attr) for attr in PLAYER_FIELDS})
+        for entry in new
+        for data in entry.players
+    ]
+    for player in players:
+        player.set_normalized_name()
+    Player.objects.bulk_create(players)
+    seats = iter(players)
+    members = [
+        PairMember(pair=pair, player=next(seats), tournament=tournament, position=i + 1, identity_key=data.identity)
+        for pair, entry in zip(pairs, new, strict=True)
+        for i, data in enumerate(entry.players)
+    ]
+    PairMember.objects.bulk_create(members)
+    user = _history_user()
+    for model, objs in ((Pair, pairs), (Player, players), (PairMember, members)):
+        model.history.bulk_history_create(objs, default_user=user)  # type: ignore[attr-defined]
+    return pairs
 
 
 def _has_room(tournament: Tournament, confirmed: int) -> bool:
@@ -330,7 +343,8 @@ def pair_register(
             book = RegistrationBook(locked)
             cleaned = validate_pair(tournament=locked, players=players, name=name, book=book)
             status = Pair.Status.CONFIRMED if _has_room(locked, book.confirmed) else Pair.Status.WAITLISTED
-            return _create_pair(tournament=locked, players=cleaned, name=name, source=source, status=status)
+            (pair,) = _create_pairs(tournament=locked, new=[_NewPair(name, cleaned, status)], source=source)
+            return pair
     except IntegrityError as exc:  # the DB constraint caught a race the lock could not (SQLite)
         raise ValidationError(_("Uno de los jugadores ya está inscrito en otra pareja del torneo.")) from exc
 
@@ -362,13 +376,13 @@ def pairs_register_many(
             checked.append((name, cleaned))
         if row_errors:
             raise RowErrors(dict(sorted(row_errors.items())))
-        created = []
+        new = []
         confirmed = book.confirmed
         for name, cleaned in checked:
             status = Pair.Status.CONFIRMED if _has_room(locked, confirmed) else Pair.Status.WAITLISTED
             confirmed += status == Pair.Status.CONFIRMED
-            created.append(_create_pair(tournament=locked, players=cleaned, name=name, source=source, status=status))
-        return created
+            new.append(_NewPair(name, cleaned, status))
+        return _create_pairs(tournament=locked, new=new, source=source)
 
 
 class RowErrors(Exception):

@@ -136,7 +136,13 @@ def registrations_import_csv(*, tournament: Tournament, data: bytes) -> ImportRe
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(first_line, delimiters=";,\t")
     except csv.Error:
         dialect = csv.excel
-    rows = list(csv.reader(io.StringIO(text), dialect))
+    # The header line alone cannot show how quotes are escaped: spreadsheets (and our export) double
+    # them («Los ""Txikis""»), which is what the sniffer cannot see and would otherwise turn off.
+    dialect.doublequote = True
+    try:
+        rows = list(csv.reader(io.StringIO(text), dialect))
+    except csv.Error:  # a NUL byte (not a text file), a cell longer than the csv module's limit
+        raise CsvImportError([RowError(0, "", _("El archivo no se puede leer como CSV."))]) from None
     header, body = rows[0], rows[1:]
     columns: dict[int, tuple[str, int] | str] = {}
     for position, title in enumerate(header):

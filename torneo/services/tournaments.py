@@ -5,12 +5,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from torneo.errors import TournamentError
+from torneo.errors import Conflict, TournamentError
 from torneo.models import Session, Tournament, TournamentRole
 from torneo.services.registrations import promote_waitlisted
 
@@ -48,21 +48,48 @@ TOURNAMENT_FIELDS = (
 )
 
 
+# Creations of tournaments with the same name at the same moment: each retry takes the next free
+# slug, so the k-th of k simultaneous creations needs k attempts.
+SLUG_ATTEMPTS = 50
+
+
 def _unique_slug(name: str) -> str:
+    """The name's slug, or the first of «<slug>-2», «<slug>-3»… that no tournament has yet."""
     base = slugify(name)[:70] or "torneo"
+    taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True))
     slug, n = base, 2
-    while Tournament.objects.filter(slug=slug).exists():
+    while slug in taken:
         slug, n = f"{base}-{n}", n + 1
     return slug
 
 
-def _apply(tournament: Tournament, data: dict[str, Any]) -> None:
+def _save_slug_safe(tournament: Tournament, *, name: str | None) -> None:
+    """Save the tournament. Another request may take its slug between the check (full_clean,
+    _unique_slug) and the write: the unique index decides, and the loser does not get a 500. A slug
+    generated from `name` moves on to the next free one; a slug the user chose (`name` None) is a
+    ValidationError on «slug», as full_clean would have said."""
+    for _attempt in range(SLUG_ATTEMPTS):
+        try:
+            with transaction.atomic():  # a savepoint: the caller's transaction survives a failed write
+                tournament.save()
+            return
+        except IntegrityError:
+            if not Tournament.objects.filter(slug=tournament.slug).exclude(pk=tournament.pk).exists():
+                raise  # another constraint
+            if name is None:
+                raise ValidationError({"slug": tournament.unique_error_message(Tournament, ("slug",))}) from None
+            tournament.slug = _unique_slug(name)
+    raise Conflict(_("No se ha podido dar al torneo una dirección libre: vuelve a intentarlo."))
+
+
+def _apply(tournament: Tournament, data: dict[str, Any], *, generated_slug: bool = False) -> None:
     unknown = set(data) - set(TOURNAMENT_FIELDS)
     if unknown:
         raise ValidationError({k: _("Campo desconocido.") for k in sorted(unknown)})
     for key, value in data.items():
         setattr(tournament, key, value)
-    tournament.full_clean()
+    # A generated slug is valid by construction and may be taken by now: the write decides.
+    tournament.full_clean(exclude=["slug"] if generated_slug else None)
 
 
 def tournament_create(*, by: Any, data: dict[str, Any]) -> Tournament:
@@ -70,10 +97,11 @@ def tournament_create(*, by: Any, data: dict[str, Any]) -> Tournament:
     with transaction.atomic():
         tournament = Tournament(created_by=by)
         data = dict(data)
-        if not data.get("slug"):
+        generated = not data.get("slug")
+        if generated:
             data["slug"] = _unique_slug(str(data.get("name", "")))
-        _apply(tournament, data)
-        tournament.save()
+        _apply(tournament, data, generated_slug=generated)
+        _save_slug_safe(tournament, name=str(data.get("name", "")) if generated else None)
         TournamentRole.objects.create(tournament=tournament, user=by, role=TournamentRole.Role.ORGANIZER)
         return tournament
 
@@ -83,7 +111,7 @@ def tournament_update(*, tournament: Tournament, data: dict[str, Any]) -> Tourna
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         _apply(locked, data)
-        locked.save()
+        _save_slug_safe(locked, name=None)
         if locked.status not in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
             promote_waitlisted(tournament=locked)
         return locked

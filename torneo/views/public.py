@@ -12,6 +12,7 @@ from torneo.errors import TournamentError
 from torneo.forms import PairForm, WithdrawForm, attach_errors
 from torneo.models import Pair
 from torneo.permissions import Action, can, can_withdraw
+from torneo.ratelimit import registration_refused
 from torneo.services.registrations import pair_register, pair_withdraw
 from torneo.views.access import LoginRequired, safe_next, tournament_for
 
@@ -51,6 +52,8 @@ def public_registration(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug)
     if not tournament.accepts_public_registrations:
         return render(request, "torneo/registration_closed.html", {"tournament": tournament}, status=200)
+    if request.method == "POST" and (refused := registration_refused(request, tournament)):
+        return refused  # too many registrations from this client (torneo/ratelimit.py)
     form = PairForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:

@@ -1,0 +1,266 @@
+"""Rate limits: password guessing on the login form and the API token, and bulk public registration.
+
+One home per rule, for the pages and the API alike. Each rule is a DRF throttle (DRF's sliding
+window, its rate syntax and its 429 + `Retry-After` answer in the API); the pages ask the same
+classes and answer 429 with the site's own page (templates/429.html).
+
+- `login_ip` and `login_username`: *failed* logins per client IP and per username tried. Every
+  `authenticate()` that fails with a request (the login form, the admin's login, the API token)
+  records one through Django's `user_login_failed` signal; while a window is full, the next
+  attempt is refused before the password is even checked, the right one too: a lockout that
+  lasts until the oldest failure of the window ages out. A successful login counts nothing.
+- `registration`: public registrations per client IP, whatever the tournament. Every POST
+  counts (valid or not). The tournament's staff (any role in *that* tournament) are never
+  limited: the mesa de control's own pages and endpoints have no limit at all.
+
+The rates live in REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] (settings, from the environment), read
+on every request. The windows live in the "ratelimit" cache, which all the web server's workers
+must share (settings.py: a file-system cache under var/, or Redis). The client is REMOTE_ADDR;
+X-Forwarded-For only counts behind as many trusted proxies as REST_FRAMEWORK["NUM_PROXIES"] says.
+An IPv6 client is its /64 network (one machine usually holds a whole /64).
+"""
+
+import hashlib
+import ipaddress
+import math
+import unicodedata
+from collections.abc import Callable, Mapping
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.signals import user_login_failed
+from django.core.cache import BaseCache, caches
+from django.core.exceptions import ImproperlyConfigured
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext_lazy, ngettext
+from rest_framework import exceptions
+from rest_framework.settings import api_settings
+from rest_framework.throttling import SimpleRateThrottle
+
+from torneo.models import Tournament
+from torneo.permissions import roles_for
+
+CACHE_ALIAS = "ratelimit"
+
+LOGIN_REFUSED = gettext_lazy("Demasiados intentos fallidos de entrar con este usuario o desde esta conexión.")
+REGISTRATION_REFUSED = gettext_lazy(
+    "Demasiadas inscripciones desde esta conexión. Si tu club inscribe muchas parejas, "
+    "pide a la mesa de control del torneo que las dé de alta."
+)
+
+
+def client_ip(request: Any) -> str:
+    """REMOTE_ADDR, or the address the NUM_PROXIES-th trusted proxy saw (never a spoofable header
+    by default). IPv6 addresses count by their /64 network."""
+    remote = request.META.get("REMOTE_ADDR") or ""
+    proxies = api_settings.NUM_PROXIES or 0  # DRF's None would trust any X-Forwarded-For
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
+    if proxies and forwarded:
+        hops = [hop.strip() for hop in forwarded.split(",")]
+        remote = hops[-min(proxies, len(hops))]
+    try:
+        address = ipaddress.ip_address(remote)
+    except ValueError:
+        return remote[:64] or "unknown"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class RateThrottle(SimpleRateThrottle):
+    """DRF's throttle on the shared "ratelimit" cache, with the rate read when it is used."""
+
+    cache_format = "throttle:%(scope)s:%(ident)s"
+
+    @property
+    def cache(self) -> BaseCache:  # type: ignore[override]
+        return caches[CACHE_ALIAS]
+
+    def get_rate(self) -> str | None:
+        rates = api_settings.DEFAULT_THROTTLE_RATES  # not the class attribute: settings may change
+        if self.scope not in rates:
+            raise ImproperlyConfigured(f"REST_FRAMEWORK['DEFAULT_THROTTLE_RATES'] has no rate for {self.scope!r}")
+        return rates[self.scope] or None
+
+    def get_ident(self, request: Any) -> str:
+        return client_ip(request)
+
+    def key_of(self, ident: str) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        return self.allow_key(self.get_cache_key(request, view))
+
+    def allow_key(self, key: str | None) -> bool:
+        """DRF's sliding window (`SimpleRateThrottle.allow_request`) for a key given here."""
+        if self.rate is None or key is None:
+            return True
+        self.key, self.now = key, self.timer()
+        self.history = self._recent(key)
+        if len(self.history) >= self.num_requests:
+            return self.throttle_failure()
+        return self.throttle_success()
+
+    def _recent(self, key: str) -> list[float]:
+        return [t for t in self.cache.get(key, []) if t > self.now - self.duration]
+
+    def wait(self) -> float:
+        """Seconds until the window has room again: the lockout's real end, not DRF's average."""
+        if len(self.history) < self.num_requests:
+            return 0.0
+        return max(1.0, self.history[self.num_requests - 1] + self.duration - self.now)
+
+    def refusal(self, key: str | None) -> float | None:
+        """None when allowed (and counted, for counting rules); else the seconds to wait."""
+        return None if self.allow_key(key) else self.wait()
+
+
+class FailureThrottle(RateThrottle):
+    """A request only checks the window; what fills it is `record`, called on each failure."""
+
+    def throttle_success(self) -> bool:
+        return True
+
+    def record(self, key: str) -> None:
+        if self.rate is None:
+            return
+        self.now = self.timer()
+        history = [self.now, *self._recent(key)]
+        self.cache.set(key, history[: self.num_requests], self.duration)  # all that `wait` needs
+
+
+class LoginIPThrottle(FailureThrottle):
+    scope = "login_ip"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        return self.key_of(self.get_ident(request))
+
+
+class LoginUsernameThrottle(FailureThrottle):
+    scope = "login_username"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        return self.key_for(_posted_username(request))
+
+    def key_for(self, username: str) -> str | None:
+        """Case, spacing and Unicode forms of a name share one window (hashed: any text is a key)."""
+        username = unicodedata.normalize("NFKC", username).strip().casefold()
+        return self.key_of(_digest(username)) if username else None
+
+
+class RegistrationThrottle(RateThrottle):
+    """Public registrations per client IP; `view` is the API view (it knows its tournament)."""
+
+    scope = "registration"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        return self.key_for(request, view.get_tournament()) if request.method == "POST" else None
+
+    def key_for(self, request: Any, tournament: Tournament) -> str | None:
+        if request.method != "POST" or registration_exempt(request.user, tournament):
+            return None
+        return self.key_of(self.get_ident(request))
+
+
+def registration_exempt(user: User | AnonymousUser, tournament: Tournament) -> bool:
+    """The tournament's staff register as many pairs as they need."""
+    return bool(roles_for(user, tournament))
+
+
+def _posted_username(request: Any) -> str:
+    data = getattr(request, "data", None)  # a DRF request: JSON or form
+    if not isinstance(data, Mapping):
+        data = request.POST
+    value = data.get(get_user_model().USERNAME_FIELD)
+    return value if isinstance(value, str) else ""
+
+
+@receiver(user_login_failed, dispatch_uid="torneo.ratelimit.login_failed")
+def _login_failed(sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any) -> None:
+    if request is None:  # a script or the shell: no client to limit
+        return
+    by_ip = LoginIPThrottle()
+    by_ip.record(by_ip.key_of(by_ip.get_ident(request)))
+    username = credentials.get(get_user_model().USERNAME_FIELD)
+    by_name = LoginUsernameThrottle()
+    if isinstance(username, str) and (key := by_name.key_for(username)):
+        by_name.record(key)
+
+
+# --- The API: throttle classes for the views, and the refusal's message ---------------------------
+
+
+class ThrottleMessage:
+    """A view mixin: a Spanish 429 message (DRF adds «Se espera que esté disponible en N segundos»)."""
+
+    throttle_message: Any = None  # None: DRF's own
+
+    def throttled(self, request: Any, wait: float | None) -> None:
+        raise exceptions.Throttled(wait=wait, detail=str(self.throttle_message) if self.throttle_message else None)
+
+
+LOGIN_THROTTLES = [LoginIPThrottle, LoginUsernameThrottle]  # the API token endpoint's
+
+
+# --- Pages: the same rules, answered with the site's 429 page ---------------------------------------
+
+
+def refused_page(request: HttpRequest, wait: float, message: Any, extra: dict[str, Any] | None = None) -> HttpResponse:
+    """The site's 429 page: what happened and when to try again (also in `Retry-After`)."""
+    minutes = max(1, math.ceil(wait / 60))
+    retry = ngettext(
+        "Vuelve a intentarlo dentro de %(n)d minuto.", "Vuelve a intentarlo dentro de %(n)d minutos.", minutes
+    ) % {"n": minutes}
+    response = render(request, "429.html", {**(extra or {}), "message": message, "retry": retry}, status=429)
+    response["Retry-After"] = str(math.ceil(wait))
+    return response
+
+
+def login_refusal(request: Any) -> float | None:
+    """Seconds before this client may try to log in with the posted username; None: now."""
+    throttles = [throttle() for throttle in LOGIN_THROTTLES]
+    waits = [throttle.refusal(throttle.get_cache_key(request, None)) for throttle in throttles]
+    return max((w for w in waits if w is not None), default=None)
+
+
+def limit_login(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Wrap a login page (ours, the admin's): a POST during a lockout gets the 429 page."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method == "POST" and (wait := login_refusal(request)) is not None:
+            return refused_page(request, wait, LOGIN_REFUSED)
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def registration_refused(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
+    """The public registration form: counts this POST, or answers the 429 page."""
+    throttle = RegistrationThrottle()
+    wait = throttle.refusal(throttle.key_for(request, tournament))
+    if wait is None:
+        return None
+    return refused_page(request, wait, REGISTRATION_REFUSED, {"tournament": tournament})
+
+
+__all__ = [
+    "LOGIN_THROTTLES",
+    "LoginIPThrottle",
+    "LoginUsernameThrottle",
+    "RegistrationThrottle",
+    "ThrottleMessage",
+    "client_ip",
+    "limit_login",
+    "registration_refused",
+]
