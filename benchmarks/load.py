@@ -22,7 +22,7 @@ What it does, in order:
    the database that every 201 it received is there (each registration's pair with its players;
    each accepted result as a version of its match, the match showing the latest one), and exits
    with 1 if any response was a 5xx, any request got no response at all, or anything accepted is
-   missing. ``--json PATH`` also writes the figures as JSON (the test tests/torneo/test_sqlite_load.py
+   missing. ``--json PATH`` also writes the figures as JSON (the test tests/torneo/test_load.py
    reads it).
 
 Rate limits: every registration comes from this one IP, so the servers it starts get

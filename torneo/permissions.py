@@ -32,6 +32,7 @@ class Action(StrEnum):
     CLOCKS_MANAGE = "clocks.manage"
     INCIDENTS_MANAGE = "incidents.manage"
     HANDS_RECORD = "hands.record"  # recorded hands of any match (the players of a match: their own)
+    PERSONAL_DATA_ERASE = "personal_data.erase"  # a player's document, phone and e-mail, on request (RGPD)
 
 
 _O, _C, _J = Role.ORGANIZER, Role.CONTROL, Role.JUEZ
@@ -51,6 +52,7 @@ MATRIX: dict[Action, frozenset[str]] = {
     Action.CLOCKS_MANAGE: frozenset({_O, _J}),
     Action.INCIDENTS_MANAGE: frozenset({_O, _J}),
     Action.HANDS_RECORD: frozenset({_O, _C, _J}),
+    Action.PERSONAL_DATA_ERASE: frozenset({_O}),
 }
 
 

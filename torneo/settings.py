@@ -107,7 +107,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     #   SQLITE_BUSY ("database is locked") at once, without honouring the busy timeout (waiting could
     #   not help: the transaction's snapshot is stale). Every write service reads first (the
     #   tournament "lock", validations), so under load they failed in ~0 ms: 500s. benchmarks/load.py
-    #   and tests/torneo/test_sqlite_load.py measure it.
+    #   and tests/torneo/test_load.py measure it.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "timeout": 20,

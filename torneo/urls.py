@@ -23,6 +23,11 @@ tournament_patterns = [
     path("gestion/parejas/<int:number>/", manage.pair_edit, name="manage_pair_edit"),
     path("gestion/parejas/<int:number>/presencia/", manage.pair_check_in_view, name="manage_pair_check_in"),
     path("gestion/parejas/<int:number>/retirar/", manage.pair_withdraw_staff, name="manage_pair_withdraw"),
+    path(
+        "gestion/parejas/<int:number>/borrar-datos/<int:position>/",
+        manage.player_erase_view,
+        name="manage_player_erase",
+    ),
     path("gestion/importar/", manage.pairs_import, name="manage_pairs_import"),
     path("gestion/exportar.csv", manage.pairs_export, name="manage_pairs_export"),
     path("live.json", public.tournament_live, name="tournament_live"),

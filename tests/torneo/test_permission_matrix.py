@@ -241,6 +241,19 @@ CASES = [
         lambda w: pair_json(3),
         api=True,
     ),
+    Case(
+        "erase a player's personal data (RGPD)",
+        "post",
+        lambda w: f"/torneos/{slug(w)}/gestion/parejas/{w.other_pair.number}/borrar-datos/1/",
+        ORGANIZER,
+    ),
+    Case(
+        "api erase a player's personal data (RGPD)",
+        "post",
+        lambda w: f"/api/v1/players/{w.other_pair.members.get(position=1).player_id}/erase-personal-data/",
+        ORGANIZER,
+        api=True,
+    ),
 ]
 
 

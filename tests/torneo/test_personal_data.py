@@ -192,3 +192,78 @@ def test_the_api_refuses_more_than_three_players_with_a_clear_400():
     assert response.status_code == 400
     assert "players" in response.json()
     assert not Pair.objects.filter(tournament=t).exists()
+
+
+# --- erasure on request (RGPD) -----------------------------------------------------------------
+
+
+def test_erasure_removes_document_phone_and_email_also_from_the_history(victim):
+    t1, pair = victim
+    organizer = grant(UserFactory(), t1, "organizer")
+    maria = _maria(t1)
+    client = APIClient()
+    client.force_authenticate(organizer)
+    response = client.post(f"/api/v1/players/{maria.pk}/erase-personal-data/")
+    assert response.status_code == 200, response.content
+    assert (response.json()["id_document"], response.json()["phone"], response.json()["email"]) == ("", "", "")
+    maria.refresh_from_db()
+    assert (maria.first_name, maria.club, maria.id_document, maria.phone, maria.email) == (
+        "María",
+        "Peña Secreta",
+        "",
+        "",
+        "",
+    )
+    history = Player.history.filter(id=maria.pk)
+    assert history.count() >= 2
+    assert not history.exclude(id_document="", phone="", email="").exists()
+    member = pair.members.get(player=maria)
+    assert DNI not in (member.identity_key or "")
+    assert not member.history.filter(identity_key__contains=DNI).exists()
+    # The pair keeps its place, and «one person, one pair» goes on by the name.
+    with pytest.raises(ValidationError):
+        make_pair(t1, players=[PlayerData("María", "Victoria Real"), player_data(8)])
+
+
+def test_erasure_keeps_two_namesakes_apart():
+    t = TournamentFactory()
+    make_pair(t, players=[player_data(1, first_name="Ana", last_name="Ruiz", id_document=DNI), player_data(2)])
+    other = make_pair(t, players=[PlayerData("Ana", "Ruiz", id_document="X1234567L"), player_data(3)])
+    from torneo.services.personal_data import player_erase_personal_data
+
+    erased = player_erase_personal_data(player=other.members.get(position=1).player)
+    assert erased.id_document == "" and Pair.objects.filter(tournament=t).count() == 2
+
+
+def test_only_the_organizer_erases_personal_data(victim):
+    t1, pair = victim
+    maria = _maria(t1)
+    for role in ("control", "juez"):
+        client = APIClient()
+        client.force_authenticate(grant(UserFactory(), t1, role))
+        assert client.post(f"/api/v1/players/{maria.pk}/erase-personal-data/").status_code == 403
+    other_organizer = grant(UserFactory(), TournamentFactory(), "organizer")
+    client = APIClient()
+    client.force_authenticate(other_organizer)
+    assert client.post(f"/api/v1/players/{maria.pk}/erase-personal-data/").status_code == 404
+    assert _maria(t1).id_document == DNI
+    page = client_for_page(grant(UserFactory(), t1, "organizer"))
+    response = page.post(f"/torneos/{t1.slug}/gestion/parejas/{pair.number}/borrar-datos/1/")
+    maria.refresh_from_db()
+    assert response.status_code == 302 and maria.id_document == ""
+
+
+def client_for_page(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_public_form_says_who_sees_the_data():
+    t = TournamentFactory()
+    from django.test import Client
+
+    page = Client().get(f"/torneos/{t.slug}/inscripcion/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Protección de datos" in page and "borre tus datos" in page

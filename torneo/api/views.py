@@ -29,6 +29,7 @@ from torneo.identity import normalize_name
 from torneo.models import Pair, Player, Tournament
 from torneo.permissions import Action, can, can_create_tournament, can_view, can_withdraw
 from torneo.ratelimit import LOGIN_REFUSED, LOGIN_THROTTLES, REGISTRATION_REFUSED, RegistrationThrottle, ThrottleMessage
+from torneo.services.personal_data import player_erase_personal_data
 from torneo.services.registrations import (
     pair_check_in,
     pair_check_in_undo,
@@ -250,3 +251,13 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
         for word in normalize_name(self.request.query_params.get("q", "")).split():
             qs = qs.filter(normalized_name__contains=word)
         return qs.order_by("last_name", "first_name", "id")
+
+    @extend_schema(request=None, responses=PlayerSerializer)
+    @action(detail=True, methods=["post"], url_path="erase-personal-data")
+    def erase_personal_data(self, request: Request, pk: str) -> Response:
+        """RGPD erasure on request: the player's document, phone and e-mail, also from the change
+        history (the tournament's organizer)."""
+        player = self.get_object()
+        if not can(request.user, player.tournament, Action.PERSONAL_DATA_ERASE):
+            raise PermissionDenied
+        return Response(PlayerSerializer(player_erase_personal_data(player=player)).data)

@@ -21,8 +21,9 @@ from torneo.forms import (
     WithdrawForm,
     attach_errors,
 )
-from torneo.models import Pair, Session, TournamentRole
+from torneo.models import Pair, PairMember, Session, TournamentRole
 from torneo.permissions import Action, can, can_create_tournament, roles_for
+from torneo.services.personal_data import player_erase_personal_data
 from torneo.services.registrations import (
     pair_check_in,
     pair_check_in_undo,
@@ -227,7 +228,13 @@ def pair_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(
         request,
         "torneo/manage/pair_form.html",
-        {"tournament": tournament, "form": form, "pair": pair, "withdraw_form": WithdrawForm()},
+        {
+            "tournament": tournament,
+            "form": form,
+            "pair": pair,
+            "withdraw_form": WithdrawForm(),
+            "can_erase": can(request.user, tournament, Action.PERSONAL_DATA_ERASE),
+        },
     )
 
 
@@ -268,6 +275,22 @@ def pair_withdraw_staff(request: HttpRequest, slug: str, number: int) -> HttpRes
         if promoted:
             messages.info(request, _("La pareja %(n)d sube de la lista de espera.") % {"n": promoted.number})
     return redirect("manage_pairs", slug=slug)
+
+
+@require_POST
+def player_erase_view(request: HttpRequest, slug: str, number: int, position: int) -> HttpResponse:
+    """RGPD erasure on request: the player's document, phone and e-mail (organizer only)."""
+    tournament = tournament_for(request, slug, Action.PERSONAL_DATA_ERASE)
+    member = get_object_or_404(
+        PairMember.objects.select_related("player"), pair__tournament=tournament, pair__number=number, position=position
+    )
+    player_erase_personal_data(player=member.player)
+    messages.success(
+        request,
+        _("Borrados el documento, el teléfono y el correo de %(p)s, también del historial.")
+        % {"p": member.player.full_name},
+    )
+    return redirect("manage_pair_edit", slug=slug, number=number)
 
 
 def pairs_import(request: HttpRequest, slug: str) -> HttpResponse:
