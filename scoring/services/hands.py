@@ -62,6 +62,11 @@ from torneo.services.live import live_bump
 
 Side = RecordedGame.Side
 SEQUENCE_CODES = frozenset({"marcador_previo_incorrecto", "mano_tras_fin_de_juego"})
+# Every hand scores at least one tanto (the grande, AMM 3.13), so a juego to 40 ends within 40
+# counted hands: these bounds only stop a phone that posts without end (and the small integers
+# that number hands and versions from overflowing).
+MAX_HANDS_PER_GAME = 200
+MAX_VERSIONS_PER_HAND = 100
 _DEAL_CODES = frozenset({"carta_invalida", "carta_fuera_de_baraja", "carta_repetida", "numero_de_cartas"})
 
 
@@ -683,6 +688,13 @@ def _save_version(
     )
     findings = hand_findings(record, has_cards)
     version = (RecordedHand.objects.filter(game=game, number=number).aggregate(v=Max("version"))["v"] or 0) + 1
+    if version > MAX_VERSIONS_PER_HAND:
+        raise ValidationError(
+            {
+                "record": _("La mano n.º %(n)d ya tiene %(v)d versiones: pide a la mesa de control que la revise.")
+                % {"n": number, "v": MAX_VERSIONS_PER_HAND}
+            }
+        )
     if previous is not None and previous.is_current:
         previous.is_current = False
         previous.save(update_fields=["is_current"])
@@ -723,6 +735,13 @@ def hand_record(
         side = mano or next_mano(target_game, current)
         running = (target_game.tantos_a, target_game.tantos_b)
         number = (current[-1].number if current else 0) + 1
+        if number > MAX_HANDS_PER_GAME:
+            raise ValidationError(
+                {
+                    "game": _("El juego n.º %(g)d ya tiene %(n)d manos: pide a la mesa de control que lo revise.")
+                    % {"g": target_game.number, "n": MAX_HANDS_PER_GAME}
+                }
+            )
         previous = RecordedHand.objects.filter(game=target_game, number=number).order_by("-version").first()
         hand = _save_version(
             game=target_game,

@@ -448,3 +448,20 @@ def test_a_pending_result_of_the_mesa_is_not_superseded_by_the_hands():
     assert "pendiente de confirmar (3-2, Mesa de control)" in last.result.message
     proposed.refresh_from_db()
     assert proposed.status == ResultSubmission.Status.PROPOSED
+
+
+def test_hands_and_versions_are_bounded_with_a_clear_error(monkeypatch):
+    """A phone posting without end gets a Spanish error keyed by field, never an overflow (500)."""
+    t = table()
+    monkeypatch.setattr(hands_service, "MAX_HANDS_PER_GAME", 2)
+    monkeypatch.setattr(hands_service, "MAX_VERSIONS_PER_HAND", 2)
+    first = hand_record(match=t.match, by=t.player_a, record=rec(), mano="a").hand
+    hand_record(match=t.match, by=t.player_a, record=rec(S2))
+    with pytest.raises(ValidationError) as exc:
+        hand_record(match=t.match, by=t.player_a, record=rec())
+    assert "ya tiene 2 manos" in exc.value.message_dict["game"][0]
+    second = hand_edit(hand=first, by=t.player_a, record=rec()).hand
+    with pytest.raises(ValidationError) as exc:
+        hand_edit(hand=second, by=t.player_a, record=rec())
+    assert "ya tiene 2 versiones" in exc.value.message_dict["record"][0]
+    assert RecordedHand.objects.filter(game__match=t.match).count() == 3
