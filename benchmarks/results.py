@@ -71,7 +71,9 @@ def build(pairs: int, rounds: int, *, slug: str, seed: int = 1, pending_last: bo
     people = []
     for i in range(2 * pairs):
         first, last = f"Jugador{i}", f"Apellido{i} Segundo{i % 97}"
-        people.append(Player(first_name=first, last_name=last, normalized_name=normalize_name(f"{first} {last}")))
+        people.append(
+            Player(tournament=t, first_name=first, last_name=last, normalized_name=normalize_name(f"{first} {last}"))
+        )
     people = Player.objects.bulk_create(people)
     made = Pair.objects.bulk_create(
         [Pair(tournament=t, number=n + 1, checked_in_at=now, status=Pair.Status.CONFIRMED) for n in range(pairs)]

@@ -66,15 +66,21 @@ def test_anonymous_registration_cannot_overwrite_contact_data_of_another_tournam
     assert (maria.phone, maria.email) == ("600111222", "maria@example.com")
 
 
-def test_mesa_of_another_tournament_cannot_read_its_contact_data(victim):
-    t1, _pair = victim
+@pytest.fixture
+def other_mesa():
+    """Tournament 2, its mesa's API client, and its own registration of María (same DNI)."""
     t2 = TournamentFactory()
-    mesa = grant(UserFactory(), t2, "control")
     pair2 = make_pair(
         t2, players=[player_data(1, first_name="María", last_name="Victoria Real", id_document=DNI), player_data(3)]
     )
     client = APIClient()
-    client.force_authenticate(mesa)
+    client.force_authenticate(grant(UserFactory(), t2, "control"))
+    return t2, client, pair2
+
+
+def test_mesa_of_another_tournament_cannot_read_its_contact_data(victim, other_mesa):
+    t1, _pair = victim
+    t2, client, pair2 = other_mesa
     own = client.get(f"/api/v1/tournaments/{t2.slug}/pairs/{pair2.number}/").json()["players"][0]
     assert own["phone"] == "" and own["email"] == "" and own["club"] == ""
     listed = client.get("/api/v1/players/", {"q": "victoria"}).json()
@@ -85,15 +91,9 @@ def test_mesa_of_another_tournament_cannot_read_its_contact_data(victim):
     assert client.get(f"/api/v1/tournaments/{t1.slug}/pairs/1/").json()["players"][0].get("phone") is None
 
 
-def test_mesa_of_another_tournament_cannot_rename_its_player(victim):
+def test_mesa_of_another_tournament_cannot_rename_its_player(victim, other_mesa):
     t1, pair1 = victim
-    t2 = TournamentFactory()
-    mesa = grant(UserFactory(), t2, "control")
-    pair2 = make_pair(
-        t2, players=[player_data(1, first_name="María", last_name="Victoria Real", id_document=DNI), player_data(3)]
-    )
-    client = APIClient()
-    client.force_authenticate(mesa)
+    t2, client, pair2 = other_mesa
     body = {
         "version": pair2.version,
         "players": [
