@@ -13,6 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from tests.e2e.waits import left_the_page
 from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
 from torneo.models import Draw, Match, Pair
 
@@ -37,7 +38,7 @@ def test_check_in_prepare_and_publish_a_draw_then_find_it_by_table_and_by_surnam
         browser.find_element(By.ID, "id_password").send_keys("clave-de-prueba")
         login = browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]")
         login.click()
-        WebDriverWait(browser, 10).until(EC.staleness_of(login))
+        WebDriverWait(browser, 10).until(left_the_page(login))
 
         # Check in seven of the nine pairs, one tap each (no reload).
         WebDriverWait(browser, 10).until(EC.url_contains("/gestion/parejas/"))
@@ -52,7 +53,7 @@ def test_check_in_prepare_and_publish_a_draw_then_find_it_by_table_and_by_surnam
         assert "7 parejas presentes" in browser.find_element(By.CSS_SELECTOR, ".next-step").text
         prepare = browser.find_element(By.CSS_SELECTOR, ".next-step button[type=submit]")
         prepare.click()
-        WebDriverWait(browser, 10).until(EC.staleness_of(prepare))
+        WebDriverWait(browser, 10).until(left_the_page(prepare))
         WebDriverWait(browser, 10).until(EC.url_contains("/gestion/rondas/1/"))
         shown_commitment = browser.find_element(By.CSS_SELECTOR, ".commitment code").text
         draw = Draw.objects.get(round__tournament=t)
@@ -64,7 +65,7 @@ def test_check_in_prepare_and_publish_a_draw_then_find_it_by_table_and_by_surnam
         Select(browser.find_element(By.ID, "id_witness")).select_by_visible_text("Ane Juez")
         submit = browser.find_element(By.CSS_SELECTOR, ".publish-form button[type=submit]")
         submit.click()
-        WebDriverWait(browser, 10).until(EC.staleness_of(submit))
+        WebDriverWait(browser, 10).until(left_the_page(submit))
         message = browser.find_element(By.CSS_SELECTOR, ".messages .msg").text
         assert message == "Sorteo de la ronda 1 hecho y publicado."
 
