@@ -5,3 +5,12 @@ from django.utils.translation import gettext_lazy as _
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = _("Resultados")
+
+    # The rows of a tournament's backup (torneo/backup.py) that this app owns, in dependency order
+    # (after torneo's, see TorneoConfig.backup_parts): the app says which of its rows belong to a
+    # tournament, so torneo.backup never imports scoring (referees adds its own the same way).
+    backup_parts: tuple[tuple[str, ...], ...] = (
+        ("scoring.ResultSubmission", "match__round__tournament"),
+        ("scoring.RecordedGame", "match__round__tournament"),
+        ("scoring.RecordedHand", "game__match__round__tournament"),
+    )

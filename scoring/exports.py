@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from django.utils.translation import gettext as _
 
 from scoring import selectors
-from torneo import csvsafe
+from torneo import csvsafe, snapshot
 from torneo.models import Tournament
 
 RESULT_HEADER = [
@@ -36,13 +36,11 @@ def _csv(header: list[str], rows: Iterable[list[object]]) -> str:
 
 def results_csv(tournament: Tournament, round_number: int | None = None) -> str:
     """Every match of the published rounds (or of one round), with its result; exentas included."""
-    data = selectors.load(tournament)
+    data = snapshot.load(tournament)
     matches = [m for m in data.matches if round_number is None or m.round_number == round_number]
     rows = []
     for m in matches:
-        winner = ""
-        if m.winner_id is not None:
-            winner = m.a.number if m.winner_side == "a" else (m.b.number if m.b else "")
+        winner = m.winner if m.winner is not None else ""
         rows.append(
             [
                 m.round_number,

@@ -1,6 +1,7 @@
 """Reads for the results, standings, bracket and classification pages and the API, each in a fixed
-number of queries whatever the number of pairs: plain values are read once and the pure functions of
-scoring.standings do the rest.
+number of queries whatever the number of pairs: the tournament snapshot (torneo.snapshot) is read
+once and the pure functions of scoring.standings do the rest; this module adds the titles and the
+translated labels.
 
 The heavy public reads (standings, classification, bracket) are cached under the tournament's
 stamp (torneo.pagecache), so a hundred phones refreshing after each result cost one computation.
@@ -8,8 +9,7 @@ stamp (torneo.pagecache), so a hundred phones refreshing after each result cost 
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -21,21 +21,32 @@ from scoring.services.results import round_locked
 from scoring.standings import (
     BracketNode,
     CerosRules,
-    MatchRecord,
+    Line,
     Place,
     Survival,
+    Table,
     bracket_forest,
+    ceros_survival,
+    ceros_tables,
     classify,
-    compute,
     elimination_stages,
+    liguilla_tables,
+    points_table,
     survival,
 )
 from torneo import pagecache
-from torneo.draws import liguilla_members
-from torneo.models import Match, Pair, PairMember, Round, Tournament
+from torneo.models import Match, Round, Tournament
+from torneo.snapshot import (
+    MATCH_FIELDS,
+    MatchInfo,
+    PairInfo,
+    RoundInfo,
+    TournamentSnapshot,
+    load,
+    match_infos,
+    pair_infos,
+)
 
-Outcome = Match.Outcome
-OUT_STATUSES = (Pair.Status.WITHDRAWN, Pair.Status.EXPELLED)
 T = TypeVar("T")
 
 
@@ -59,228 +70,6 @@ def tiebreak_short(name: str) -> str:
         "wins": _("G"),
     }
     return labels.get(name, name)
-
-
-# --- plain data ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PairInfo:
-    id: int
-    number: int
-    name: str
-    players: str
-    status: str
-
-    @property
-    def out(self) -> bool:
-        return self.status in OUT_STATUSES
-
-    @property
-    def expelled(self) -> bool:
-        return self.status == Pair.Status.EXPELLED
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"number": self.number, "name": self.name, "players": self.players, "status": self.status}
-
-
-@dataclass(frozen=True)
-class RoundInfo:
-    id: int
-    number: int
-    kind: str
-    phase: str
-    is_final: bool
-    published: bool
-
-
-@dataclass
-class MatchInfo:
-    id: int
-    round_number: int
-    pool: str
-    table: int | None
-    slot: int | None
-    a: PairInfo
-    b: PairInfo | None
-    outcome: str
-    games_a: int | None
-    games_b: int | None
-    tantos_a: int | None
-    tantos_b: int | None
-    winner_id: int | None
-    version: int
-
-    @property
-    def is_bye(self) -> bool:
-        return self.b is None
-
-    @property
-    def decided(self) -> bool:
-        return self.outcome != Outcome.PENDING
-
-    @property
-    def outcome_label(self) -> str:
-        return str(Outcome(self.outcome).label)
-
-    @property
-    def score(self) -> str:
-        if self.games_a is None or self.games_b is None:
-            return ""
-        return f"{self.games_a}–{self.games_b}"
-
-    @property
-    def winner_side(self) -> str:
-        if self.winner_id is None:
-            return ""
-        return "a" if self.winner_id == self.a.id else "b"
-
-    @property
-    def special(self) -> bool:
-        return self.outcome not in (Outcome.PENDING, Outcome.PLAYED, Outcome.BYE)
-
-    def record(self) -> MatchRecord:
-        return MatchRecord(
-            a=self.a.id,
-            b=self.b.id if self.b else None,
-            outcome=self.outcome,
-            winner=self.winner_id,
-            games_a=self.games_a,
-            games_b=self.games_b,
-            tantos_a=self.tantos_a,
-            tantos_b=self.tantos_b,
-            round_number=self.round_number,
-            pool=self.pool,
-            slot=self.slot,
-            key=self.id,
-        )
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "round": self.round_number,
-            "pool": self.pool,
-            "table": self.table,
-            "pair_a": self.a.as_dict(),
-            "pair_b": self.b.as_dict() if self.b else None,
-            "outcome": self.outcome,
-            "games_a": self.games_a,
-            "games_b": self.games_b,
-            "tantos_a": self.tantos_a,
-            "tantos_b": self.tantos_b,
-            "winner": None if self.winner_id is None else (self.a if self.winner_side == "a" else self.b).number,  # type: ignore[union-attr]
-            "version": self.version,
-        }
-
-
-def _display(name: str, members: list[tuple[int, str, str]]) -> tuple[str, str]:
-    members.sort()
-    label = name or " / ".join(last or first for _pos, first, last in members)
-    players = " · ".join(f"{first} {last}".strip() for _pos, first, last in members)
-    return label, players
-
-
-def pair_infos(tournament: Tournament, ids: Iterable[int] | None = None) -> dict[int, PairInfo]:
-    """The tournament's pairs (or only `ids`) with their display names: two queries."""
-    pairs = Pair.objects.filter(tournament=tournament)
-    members = PairMember.objects.filter(tournament=tournament)
-    if ids is not None:
-        ids = list(ids)
-        pairs, members = pairs.filter(pk__in=ids), members.filter(pair_id__in=ids)
-    by_pair: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
-    for pair_id, position, first, last in members.values_list(
-        "pair_id", "position", "player__first_name", "player__last_name"
-    ):
-        by_pair[pair_id].append((position, first, last))
-    infos = {}
-    for pk, number, name, status in pairs.values_list("pk", "number", "name", "status"):
-        label, players = _display(name, by_pair.get(pk, []))
-        infos[pk] = PairInfo(pk, number, label or f"#{number}", players, status)
-    return infos
-
-
-MATCH_FIELDS = (
-    "pk",
-    "round__number",
-    "pool",
-    "table_number",
-    "slot",
-    "pair_a_id",
-    "pair_b_id",
-    "outcome",
-    "games_a",
-    "games_b",
-    "tantos_a",
-    "tantos_b",
-    "winner_id",
-    "result_version",
-)
-
-
-def _match_infos(rows: Iterable[tuple[Any, ...]], pairs: dict[int, PairInfo]) -> list[MatchInfo]:
-    out = []
-    for pk, rnd, pool, table, slot, a, b, outcome, ga, gb, ta, tb, winner, version in rows:
-        out.append(
-            MatchInfo(
-                pk, rnd, pool, table, slot, pairs[a], pairs[b] if b else None, outcome, ga, gb, ta, tb, winner, version
-            )
-        )
-    return out
-
-
-@dataclass
-class TournamentData:
-    """Everything the standings need, read in four queries: pairs, their players, rounds, matches
-    of the published rounds."""
-
-    tournament: Tournament
-    pairs: dict[int, PairInfo]
-    rounds: list[RoundInfo]
-    matches: list[MatchInfo]
-    _records: list[MatchRecord] | None = None
-
-    @property
-    def published(self) -> list[RoundInfo]:
-        return [r for r in self.rounds if r.published]
-
-    @property
-    def last_round(self) -> int:
-        return max((r.number for r in self.published), default=0)
-
-    @property
-    def pending(self) -> bool:
-        return any(not m.decided for m in self.matches)
-
-    def records(self, matches: Iterable[MatchInfo] | None = None) -> list[MatchRecord]:
-        if matches is not None:
-            return [m.record() for m in matches]
-        if self._records is None:
-            self._records = [m.record() for m in self.matches]
-        return self._records
-
-    def entrants(self) -> list[int]:
-        seen: dict[int, None] = {}
-        for m in self.matches:
-            seen[m.a.id] = None
-            if m.b:
-                seen[m.b.id] = None
-        return list(seen)
-
-
-def load(tournament: Tournament) -> TournamentData:
-    pairs = pair_infos(tournament)
-    rounds = [
-        RoundInfo(pk, n, kind, phase, final, status == Round.Status.PUBLISHED)
-        for pk, n, kind, phase, final, status in Round.objects.filter(tournament=tournament)
-        .order_by("number")
-        .values_list("pk", "number", "kind", "phase", "is_final", "status")
-    ]
-    rows = (
-        Match.objects.filter(round__tournament=tournament, round__status=Round.Status.PUBLISHED)
-        .order_by("round__number", "pool", "table_number", "slot", "pk")
-        .values_list(*MATCH_FIELDS)
-    )
-    return TournamentData(tournament, pairs, rounds, _match_infos(rows, pairs))
 
 
 # --- cache ----------------------------------------------------------------------------------------------
@@ -373,18 +162,6 @@ def position_label(position: int, position_to: int) -> str:
     return f"{position}.º"
 
 
-def _status(s: Survival, pair: PairInfo) -> tuple[str, str]:
-    if pair.expelled:
-        return "expelled", _("Expulsada")
-    if s.champion:
-        return "champion", _("Campeona")
-    if s.alive:
-        return "alive", _("En juego")
-    if s.out_round is None:
-        return "withdrawn", _("Retirada")
-    return "out", _("Eliminada en la ronda %(n)d") % {"n": s.out_round}
-
-
 def ceros_rules(tournament: Tournament) -> CerosRules:
     repesca = tournament.format == Tournament.Format.REPESCA
     return CerosRules(
@@ -396,124 +173,91 @@ def ceros_rules(tournament: Tournament) -> CerosRules:
     )
 
 
-def _survival(data: TournamentData) -> dict[int, Survival]:
-    entrants = data.entrants()
-    return survival(
-        entrants,
+def survivals(data: TournamentSnapshot) -> dict[int, Survival]:
+    """Each pair's survival in an elimination format ("a N ceros", repesca), by number."""
+    return ceros_survival(
+        data.in_matches(),
         data.records(),
         ceros_rules(data.tournament),
-        withdrawn=[p for p in entrants if data.pairs[p].out],
+        withdrawn=data.withdrawn(),
         last_round=data.last_round,
     )
 
 
-def groups_of(data: TournamentData) -> dict[str, list[int]]:
-    """Each liguilla's pairs, from its first round (as torneo.draws.manager reads them)."""
-    first = min((m.round_number for m in data.matches), default=None)
-    return liguilla_members((m.pool, m.a.id, m.b.id if m.b else None) for m in data.matches if m.round_number == first)
+def status_label(status: str, out_round: int | None = None) -> str:
+    """A standings line's status (scoring.standings.tables.STATUSES), as the page shows it."""
+    if status == "out":
+        return _("Eliminada en la ronda %(n)d") % {"n": out_round}
+    labels = {
+        "expelled": _("Expulsada"),
+        "champion": _("Campeona"),
+        "alive": _("En juego"),
+        "withdrawn": _("Retirada"),
+    }
+    return labels.get(status, "")
 
 
-def _points_table(
-    title: str, pool: str, data: TournamentData, members: list[int], matches: list[MatchInfo], tiebreaks: list[str]
-) -> StandingsTable:
-    t = data.tournament
-    rows = compute(members, [m.record() for m in matches], points_win=t.points_per_win, tiebreaks=tiebreaks)
-    shown = [tb for tb in tiebreaks if tb != "head_to_head"]
-    out = []
-    for r in rows:
-        pair = data.pairs[r.pair]
-        status, label = (
-            ("expelled", _("Expulsada")) if pair.expelled else (("withdrawn", _("Retirada")) if pair.out else ("", ""))
-        )
-        out.append(
-            StandingsRow(
-                r.rank,
-                r.rank_to,
-                pair,
-                r.played,
-                r.wins,
-                r.losses,
-                r.byes,
-                r.points,
-                r.juegos_diff,
-                r.tantos_diff,
-                [r.tiebreak_value(tb) for tb in shown],
-                status,
-                label,
-            )
-        )
-    return StandingsTable(title, pool, "points", out)
-
-
-def _ceros_tables(data: TournamentData, tiebreaks: list[str]) -> list[StandingsTable]:
-    t = data.tournament
-    states = _survival(data)
-    places = classify(
-        list(states),
-        data.records(),
-        stage=elimination_stages(states),
-        points_win=t.points_per_win,
-        tiebreaks=tiebreaks,
+def _row(line: Line, data: TournamentSnapshot) -> StandingsRow:
+    return StandingsRow(
+        line.position,
+        line.position_to,
+        data.pairs[line.pair],
+        line.played,
+        line.wins,
+        line.losses,
+        line.byes,
+        line.points,
+        line.juegos_diff,
+        line.tantos_diff,
+        line.values,
+        line.status,
+        status_label(line.status, line.out_round),
+        line.qualifies,
     )
-    by_pool: dict[str, list[StandingsRow]] = defaultdict(list)
-    champions: dict[str, PairInfo] = {}
-    alive: dict[str, int] = defaultdict(int)
-    for place in places:
-        s = states[place.pair]
-        pair = data.pairs[place.pair]
-        status, label = _status(s, pair)
-        row = place.row
-        by_pool[s.pool].append(
-            StandingsRow(
-                0,
-                0,
-                pair,
-                s.played,
-                s.wins,
-                s.losses,
-                s.byes,
-                row.points,
-                row.juegos_diff,
-                row.tantos_diff,
-                [],
-                status,
-                label,
-            )
-        )
-        if s.champion:
-            champions[s.pool] = pair
-        if s.alive:
-            alive[s.pool] += 1
-    by_pair = {p.pair: p for p in places}
-    tables = []
-    for pool in sorted(by_pool):
-        rows = by_pool[pool]
-        _renumber(rows, lambda r: (by_pair[r.pair.id].position, by_pair[r.pair.id].position_to))
-        title = {"": _("Clasificación"), "A": _("Grupo A"), "B": _("Grupo B (repesca)")}.get(pool, pool)
-        tables.append(StandingsTable(title, pool, "ceros", rows, champions.get(pool), alive[pool]))
-    return tables
 
 
-def _renumber(rows: list[StandingsRow], key_of: Callable[[StandingsRow], Any]) -> None:
-    """Positions within one table (1, 2, …), shared where `key_of` is equal for consecutive rows."""
-    i = 0
-    while i < len(rows):
-        j = i
-        while j + 1 < len(rows) and key_of(rows[j + 1]) == key_of(rows[i]):
-            j += 1
-        for k in range(i, j + 1):
-            rows[k].position, rows[k].position_to = i + 1, j + 1
-        i = j + 1
+def _table(title: str, table: Table, data: TournamentSnapshot) -> StandingsTable:
+    champion = data.pairs[table.champion] if table.champion is not None else None
+    rows = [_row(line, data) for line in table.lines]
+    return StandingsTable(title, table.pool, table.kind, rows, champion, table.alive)
 
 
-def standings(tournament: Tournament, data: TournamentData | None = None) -> Standings:
+def _liguilla_tables(data: TournamentSnapshot) -> list[Table]:
+    """The liguillas' tables, as the draw manager reads them to seed the bracket."""
+    t = data.tournament
+    liguilla_rounds = {r.number for r in data.rounds if r.phase == Round.Phase.GROUPS}
+    return liguilla_tables(
+        data.liguillas(),
+        [m.record() for m in data.matches if m.round_number in liguilla_rounds],
+        points_win=t.points_per_win,
+        tiebreaks=t.tiebreak_order,
+        qualifiers=t.group_qualifiers,
+        withdrawn=data.withdrawn(),
+        expelled=data.expelled(),
+    )
+
+
+def standings(tournament: Tournament, data: TournamentSnapshot | None = None) -> Standings:
     """The standings for the tournament's format (see scoring.standings for the rules)."""
     data = data or load(tournament)
     tiebreaks = tournament.tiebreak_order
     fmt = tournament.format
     tables: list[StandingsTable]
     if fmt in (Tournament.Format.CEROS, Tournament.Format.REPESCA):
-        tables = _ceros_tables(data, tiebreaks)
+        pool_titles = {"": _("Clasificación"), "A": _("Grupo A"), "B": _("Grupo B (repesca)")}
+        tables = [
+            _table(pool_titles.get(t.pool, t.pool), t, data)
+            for t in ceros_tables(
+                data.in_matches(),
+                data.records(),
+                ceros_rules(tournament),
+                points_win=tournament.points_per_win,
+                tiebreaks=tiebreaks,
+                last_round=data.last_round,
+                withdrawn=data.withdrawn(),
+                expelled=data.expelled(),
+            )
+        ]
         note = ngettext(
             "Eliminatoria: una pareja queda eliminada al perder una partida.",
             "A %(n)d ceros: una pareja queda eliminada al perder %(n)d partidas; en las rondas finales, al perder una.",
@@ -529,25 +273,9 @@ def standings(tournament: Tournament, data: TournamentData | None = None) -> Sta
             "sin derrota."
         )
     elif fmt == Tournament.Format.GROUPS:
-        groups = groups_of(data)
-        liguilla_rounds = {r.number for r in data.rounds if r.phase == Round.Phase.GROUPS}
-        in_groups = [m for m in data.matches if m.round_number in liguilla_rounds]
-        tables = []
-        for label, members in groups.items():
-            inside = set(members)
-            table = _points_table(
-                _("Liguilla %(g)s") % {"g": label},
-                label,
-                data,
-                members,
-                [m for m in in_groups if m.a.id in inside],
-                tiebreaks,
-            )
-            # As torneo.draws.manager seeds the bracket: the first pairs still in, in this order (a
-            # tie at the cut goes to the lower pair number, the order of registration).
-            for row in [r for r in table.rows if not r.pair.out][: tournament.group_qualifiers]:
-                row.qualifies = True
-            tables.append(table)
+        # The first pairs still in qualify, in this order (a tie at the cut goes to the lower pair
+        # number, the order of registration), as torneo.draws.manager seeds the bracket.
+        tables = [_table(_("Liguilla %(g)s") % {"g": t.pool}, t, data) for t in _liguilla_tables(data)]
         note = _(
             "Por puntos (%(p)d por partida ganada o exenta), después por este orden de desempate: %(t)s. "
             "Se clasifican para el cuadro las %(q)d primeras de cada liguilla (en un empate total en el "
@@ -558,7 +286,16 @@ def standings(tournament: Tournament, data: TournamentData | None = None) -> Sta
             "q": tournament.group_qualifiers,
         }
     else:
-        tables = [_points_table(_("Clasificación"), "", data, data.entrants(), data.matches, tiebreaks)]
+        table = points_table(
+            "",
+            data.in_matches(),
+            data.records(),
+            points_win=tournament.points_per_win,
+            tiebreaks=tiebreaks,
+            withdrawn=data.withdrawn(),
+            expelled=data.expelled(),
+        )
+        tables = [_table(_("Clasificación"), table, data)]
         note = _("Por puntos (%(p)d por partida ganada o exenta), después por este orden de desempate: %(t)s.") % {
             "p": tournament.points_per_win,
             "t": ", ".join(tiebreak_label(t) for t in tiebreaks),
@@ -605,7 +342,7 @@ def _stage_label(stage: str) -> str:
     return ""
 
 
-def _section(title: str, places: list[Place], data: TournamentData) -> ClassificationSection:
+def _section(title: str, places: list[Place], data: TournamentSnapshot) -> ClassificationSection:
     rows = []
     for p in places:
         r = p.row
@@ -629,20 +366,21 @@ def _section(title: str, places: list[Place], data: TournamentData) -> Classific
     return ClassificationSection(title, rows)
 
 
-def classification(tournament: Tournament, data: TournamentData | None = None) -> Classification:
+def classification(tournament: Tournament, data: TournamentSnapshot | None = None) -> Classification:
     """The final classification for prizes, by the rules in scoring.standings' docstring."""
     data = data or load(tournament)
     tiebreaks = tournament.tiebreak_order
     fmt = tournament.format
-    excluded = [data.pairs[p] for p in data.entrants() if data.pairs[p].expelled]
-    kept = [p for p in data.entrants() if not data.pairs[p].expelled]
+    entrants = data.in_matches()
+    excluded = [data.pairs[p] for p in entrants if data.pairs[p].expelled]
+    kept = [p for p in entrants if not data.pairs[p].expelled]
     records = data.records()
     finished = tournament.status == Tournament.Status.FINISHED
     order = ", ".join(tiebreak_label(t) for t in tiebreaks)
     sections: list[ClassificationSection]
     if fmt in (Tournament.Format.CEROS, Tournament.Format.REPESCA):
         keep = set(kept)
-        states = {p: s for p, s in _survival(data).items() if p in keep}
+        states = {p: s for p, s in survivals(data).items() if p in keep}
         stages = elimination_stages(states)
         pools: dict[str, list[int]] = {"": list(states)}
         if fmt == Tournament.Format.REPESCA and tournament.repesca_reentry_round is None:
@@ -654,7 +392,7 @@ def classification(tournament: Tournament, data: TournamentData | None = None) -
         sections = []
         for pool, members in pools.items():
             places = classify(
-                data.entrants(),
+                entrants,
                 records,
                 stage={p: stages[p] for p in members},
                 points_win=tournament.points_per_win,
@@ -676,21 +414,10 @@ def classification(tournament: Tournament, data: TournamentData | None = None) -
             "puesto de sus resultados; las expulsadas no se clasifican."
         ) % {"t": order}
     elif fmt == Tournament.Format.GROUPS:
-        groups = groups_of(data)
         liguilla_rounds = {r.number for r in data.rounds if r.phase == Round.Phase.GROUPS}
-        in_groups = [m for m in data.matches if m.round_number in liguilla_rounds]
         in_bracket = [m for m in data.matches if m.round_number not in liguilla_rounds]
-        group_rank: dict[int, int] = {}
-        for members in groups.values():
-            inside = set(members)
-            rows = compute(
-                members,
-                [m.record() for m in in_groups if m.a.id in inside],
-                points_win=tournament.points_per_win,
-                tiebreaks=tiebreaks,
-            )
-            group_rank.update({r.pair: r.rank for r in rows})
-        bracket_pairs = {p for m in in_bracket for p in (m.a.id, m.b.id if m.b else None) if p is not None}
+        group_rank = {line.pair: line.position for t in _liguilla_tables(data) for line in t.lines}
+        bracket_pairs = {p for m in in_bracket for p in (m.a.number, m.b.number if m.b else None) if p is not None}
         bracket_states = survival(
             list(bracket_pairs),
             [m.record() for m in in_bracket],
@@ -706,7 +433,7 @@ def classification(tournament: Tournament, data: TournamentData | None = None) -
             else:
                 stages[p] = ((1, group_rank.get(p, 99)), f"group:{group_rank.get(p, 0)}")
         places = classify(
-            data.entrants(),
+            entrants,
             records,
             stage=stages,
             points_win=tournament.points_per_win,
@@ -722,7 +449,7 @@ def classification(tournament: Tournament, data: TournamentData | None = None) -
         ) % {"t": order}
     else:
         places = classify(
-            data.entrants(), records, points_win=tournament.points_per_win, tiebreaks=tiebreaks, among=kept
+            entrants, records, points_win=tournament.points_per_win, tiebreaks=tiebreaks, among=kept
         )
         sections = [_section("", places, data)]
         decided = not data.pending and data.last_round >= (tournament.swiss_rounds or 0) > 0
@@ -773,7 +500,7 @@ def bracket_applies(tournament: Tournament) -> bool:
     )
 
 
-def bracket(tournament: Tournament, data: TournamentData | None = None) -> BracketView:
+def bracket(tournament: Tournament, data: TournamentSnapshot | None = None) -> BracketView:
     if not bracket_applies(tournament):
         return BracketView([], [], None, False)
     data = data or load(tournament)
@@ -788,9 +515,9 @@ def bracket(tournament: Tournament, data: TournamentData | None = None) -> Brack
     champion = None
     if roots and not data.pending:
         top = [r for r in roots if r["match"].round_number == max(x["match"].round_number for x in roots)]
-        if len(top) == 1 and top[0]["match"].winner_id and tournament.format != Tournament.Format.REPESCA:
+        if len(top) == 1 and top[0]["match"].winner and tournament.format != Tournament.Format.REPESCA:
             last = top[0]["match"]
-            champion = last.a if last.winner_id == last.a.id else last.b
+            champion = last.a if last.winner == last.a.number else last.b
     return BracketView(roots, sorted({m.round_number for m in matches}), champion, bracket_applies(tournament))
 
 
@@ -804,7 +531,7 @@ def round_matches(round_: Round) -> list[MatchInfo]:
     )
     ids = {r[5] for r in rows} | {r[6] for r in rows if r[6]}
     pairs = pair_infos(round_.tournament, ids)
-    return _match_infos(rows, pairs)
+    return match_infos(rows, pairs)
 
 
 def published_rounds(tournament: Tournament) -> list[Round]:

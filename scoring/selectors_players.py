@@ -15,7 +15,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.models import RecordedGame, RecordedHand, ResultSubmission
+from scoring.selectors import ceros_rules
 from scoring.services.hands import juegos_result, next_mano, other
+from scoring.standings import MatchRecord, survival
 from torneo import clock
 from torneo.models import Match, Pair, PairMember, Round, Tournament
 from torneo.selectors import pairs_of
@@ -80,6 +82,22 @@ class MatchLine:
             return _("Perdida por ambas parejas") + games
         how = "" if m.outcome == Match.Outcome.PLAYED else f" ({m.get_outcome_display().lower()})"
         return (_("Ganada") if self.won else _("Perdida")) + games + how
+
+    def record(self) -> MatchRecord:
+        """The match as the standings read it (pairs by number)."""
+        m = self.match
+        a, b = m.pair_a, m.pair_b
+        winner = a.number if m.winner_id == a.pk else (b.number if b is not None and m.winner_id == b.pk else None)
+        return MatchRecord(
+            a=a.number,
+            b=b.number if b is not None else None,
+            outcome=m.outcome,
+            winner=winner,
+            games_a=m.games_a,
+            games_b=m.games_b,
+            round_number=m.round.number,
+            pool=m.pool,
+        )
 
     @property
     def won(self) -> bool | None:
@@ -177,8 +195,12 @@ def pair_page(tournament: Tournament, pair: Pair) -> PairPage:
     out: bool | None = None
     if pair.status in (Pair.Status.WITHDRAWN, Pair.Status.EXPELLED):
         out = True
-    elif tournament.format == Tournament.Format.CEROS:
-        out = losses >= tournament.max_losses
+    elif tournament.format in (Tournament.Format.CEROS, Tournament.Format.REPESCA):
+        # The standings' own survival rule (repesca pools, one loss in the rondas finales): a
+        # pair's elimination depends only on its own matches, which the page has already read.
+        records = [line.record() for line in decided]
+        state = survival([pair.number], records, ceros_rules(tournament))[pair.number]
+        out = not state.alive
     match_ids = [line.match.pk for line in lines]
     pending = list(
         ResultSubmission.objects.filter(match_id__in=match_ids, status=ResultSubmission.Status.PROPOSED)

@@ -14,7 +14,7 @@ cd "$ROOT"
 
 say "ruff"
 .venv/bin/ruff check .
-say "mypy --strict (núcleos puros: scoring/mus, torneo/draws, torneo/clock.py)"
+say "mypy --strict (núcleos puros: scoring/mus, scoring/standings, torneo/draws, torneo/clock.py)"
 .venv/bin/mypy
 
 # --- PostgreSQL: our own throwaway cluster -------------------------------------------------

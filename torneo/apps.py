@@ -8,6 +8,22 @@ class TorneoConfig(AppConfig):
     name = "torneo"
     verbose_name = _("Torneos")
 
+    # The rows of a tournament's backup (torneo/backup.py) that this app owns: (model label, lookup
+    # from the model to its tournament[, a second lookup used when the model has that field]), in
+    # dependency order. Each app declares its own here, so torneo.backup imports none of the apps
+    # above it (scoring and referees declare theirs on their AppConfig the same way).
+    backup_parts: tuple[tuple[str, ...], ...] = (
+        ("torneo.Tournament", "pk"),
+        ("torneo.Session", "tournament"),
+        ("torneo.TournamentRole", "tournament"),
+        ("torneo.Player", "memberships__pair__tournament", "tournament"),  # also Player.tournament
+        ("torneo.Pair", "tournament"),
+        ("torneo.PairMember", "pair__tournament"),
+        ("torneo.Round", "tournament"),
+        ("torneo.Draw", "round__tournament"),
+        ("torneo.Match", "round__tournament"),
+    )
+
     def ready(self) -> None:
         # Load the Celery app here rather than in torneo/__init__.py: importing the package must
         # stay Django-free so that the pure cores (torneo.draws, torneo.clock) import nothing

@@ -14,13 +14,16 @@ The file::
      "objects": {"torneo.tournament": [{"pk": 7, "fields": {"name": "Open de Mus", ...}}],
                  "torneo.session": [...], ...}}
 
-``objects`` has one list per model of ``PARTS``, in that order, each row with its original pk and
+``objects`` has one list per model of ``parts()``, in that order, each row with its original pk and
 its fields by name. Fields are walked generically (``_meta.concrete_fields``), so a field added to
 one of these models is carried without touching this module: a plain value as JSON (dates and
 times in ISO 8601 with their UTC offset, decimals as strings, JSON fields as they are); a reference
 to another row of the backup by that row's original pk; a reference to a user by username.
 
-Included (``PARTS``, in the order they are created, each with how its rows reach the tournament):
+Included (``parts()``, in the order they are created, each with how its rows reach the tournament).
+Each app declares the parts it owns on its AppConfig as ``backup_parts`` (torneo/apps.py's
+``TorneoConfig``, scoring/apps.py's ``ScoringConfig``), in dependency order, and ``parts()`` takes
+them in INSTALLED_APPS order, so this module imports none of the apps above torneo:
 
 - torneo.tournament: the tournament itself, every setting;
 - torneo.session (``tournament``): the jornadas;
@@ -66,6 +69,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.core.validators import validate_slug
@@ -74,9 +78,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.models import RecordedGame, RecordedHand, ResultSubmission
 from torneo.errors import TournamentError
-from torneo.models import Draw, Match, Pair, PairMember, Player, Round, Session, Tournament, TournamentRole
+from torneo.models import Player, Tournament, TournamentRole
 
 FORMAT = "torneo-mus-backup"
 VERSION = 1
@@ -114,21 +117,18 @@ class Part:
         return manager.filter(condition).order_by("pk")
 
 
-# In dependency order: every row refers only to rows of earlier parts (or of its own, second pass).
-PARTS: tuple[Part, ...] = (
-    Part(Tournament, "pk"),
-    Part(Session, "tournament"),
-    Part(TournamentRole, "tournament"),
-    Part(Player, "memberships__pair__tournament", also="tournament"),  # `also`: Player.tournament
-    Part(Pair, "tournament"),
-    Part(PairMember, "pair__tournament"),
-    Part(Round, "tournament"),
-    Part(Draw, "round__tournament"),
-    Part(Match, "round__tournament"),
-    Part(ResultSubmission, "match__round__tournament"),
-    Part(RecordedGame, "match__round__tournament"),
-    Part(RecordedHand, "game__match__round__tournament"),
-)
+@cache
+def parts() -> tuple[Part, ...]:
+    """Every part of the backup, in dependency order: every row refers only to rows of earlier
+    parts (or of its own, second pass). Each app declares its own on its AppConfig as
+    ``backup_parts``, ``(model label, path)`` or ``(model label, path, also)``, and they are taken
+    in INSTALLED_APPS order (torneo before scoring)."""
+    return tuple(
+        Part(apps.get_model(label), path, *also)
+        for config in apps.get_app_configs()
+        for label, path, *also in getattr(config, "backup_parts", ())
+    )
+
 
 # How a column is carried.
 VALUE = "value"  # as JSON
@@ -165,7 +165,7 @@ def plan() -> tuple[tuple[Part, tuple[Column, ...]], ...]:
     user_model = get_user_model()
     seen: list[type[models.Model]] = []
     result = []
-    for part in PARTS:
+    for part in parts():
         meta = part.model._meta
         columns = []
         for f in meta.concrete_fields:
@@ -184,7 +184,7 @@ def plan() -> tuple[tuple[Part, tuple[Column, ...]], ...]:
                 columns.append(Column(f, REF, target._meta.label_lower))
             else:
                 raise ImproperlyConfigured(
-                    f"torneo.backup: {meta.label}.{f.name} apunta a {target._meta.label}, que no está antes en PARTS"
+                    f"torneo.backup: {meta.label}.{f.name} apunta a {target._meta.label}, que no está antes en parts()"
                 )
         for m2m in meta.local_many_to_many:
             if m2m.remote_field.through._meta.auto_created:
@@ -277,7 +277,7 @@ class _Row:
 @dataclass
 class _Parsed:
     tournament_pk: int
-    rows: list[list[_Row]]  # by part, in PARTS order, sorted by original pk
+    rows: list[list[_Row]]  # by part, in parts() order, sorted by original pk
     usernames: set[str] = field(default_factory=set)
 
 
@@ -350,7 +350,7 @@ def parse(data: Any) -> _Parsed:
     objects = data.get("objects")
     if not isinstance(objects, dict):
         raise _malformed("«objects»", _("falta, o no es un objeto JSON."))
-    labels = [part.label for part in PARTS]
+    labels = [part.label for part in parts()]
     unknown = sorted(set(objects) - set(labels))
     if unknown:
         raise _malformed("«objects»", _("modelos desconocidos: %(models)s.") % {"models": ", ".join(unknown)})
@@ -569,7 +569,6 @@ def _skipped(model: type[models.Model], row: _Row, username: str) -> str:
 
 __all__ = [
     "FORMAT",
-    "PARTS",
     "VERSION",
     "BackupError",
     "dumps",
@@ -578,4 +577,5 @@ __all__ = [
     "import_tournament",
     "loads",
     "parse",
+    "parts",
 ]

@@ -10,7 +10,8 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from scoring.selectors import MatchInfo, PairInfo, StandingsRow, StandingsTable
+from scoring.selectors import StandingsRow, StandingsTable
+from torneo.snapshot import MatchInfo, PairInfo
 
 
 def pair_html(pair: PairInfo) -> str:

@@ -14,6 +14,7 @@ from scoring.services.results import result_submit
 from tests.factories import UserFactory, grant
 from tests.scoring import expel, playing, publish_next_round
 from tests.torneo.simulation import new_tournament
+from torneo import snapshot
 from torneo.errors import TournamentError
 from torneo.models import Match, Pair, Round, Tournament
 from torneo.services.registrations import pair_withdraw
@@ -59,10 +60,10 @@ def test_a_tres_ceros_classification_follows_the_round_of_elimination():
     sim = new_tournament(12, seed=8, format=Tournament.Format.CEROS, max_losses=3)
     sim.play_all()
     t = Tournament.objects.get(pk=sim.tournament.pk)
-    states = selectors._survival(selectors.load(t))
+    states = selectors.survivals(snapshot.load(t))
     rows = selectors.classification(t).sections[0].rows
-    assert rows[0].status == "champion" and states[rows[0].pair.id].champion
-    out_rounds = [states[r.pair.id].out_round for r in rows[1:]]
+    assert rows[0].status == "champion" and states[rows[0].pair.number].champion
+    out_rounds = [states[r.pair.number].out_round for r in rows[1:]]
     assert out_rounds == sorted(out_rounds, reverse=True)  # later elimination, better place
     assert all(r.position <= s.position for r, s in itertools.pairwise(rows))
 

@@ -226,3 +226,24 @@ def test_find_yourself_costs_the_same_queries_for_16_and_120_pairs(django_assert
     expected = _queries(Client(), f"/torneos/{small_t.slug}/jugadores/?q=a")
     with django_assert_num_queries(expected):
         Client().get(f"/torneos/{big_t.slug}/jugadores/?q=a")
+
+
+def test_the_pair_page_says_eliminated_by_the_standings_own_survival_rule():
+    """A "a 3 ceros" tournament with rondas finales from round 2: a pair that loses round 2 has
+    fewer than the three losses allowed, but in the rondas finales one loss eliminates; the
+    pair page and the standings say the same (both read scoring.standings' survival)."""
+    from scoring import selectors
+    from torneo.models import Tournament
+
+    sim = new_tournament(8, seed=3, format=Tournament.Format.CEROS, max_losses=3, final_phase_from_round=2)
+    first = publish_next_round(sim)
+    for match in first.matches.filter(outcome=Match.Outcome.PENDING):
+        result_submit(match=match, by=sim.organizer, games_a=3, games_b=1)
+    second = publish_next_round(sim)
+    for match in second.matches.filter(outcome=Match.Outcome.PENDING):
+        result_submit(match=match, by=sim.organizer, games_a=3, games_b=1)
+    loser = second.matches.filter(pair_b__isnull=False).first().pair_b
+    page = text_of(Client().get(page_url(sim.tournament, loser.number)))
+    assert "Eliminada" in page and "Sigue en el torneo" not in page
+    rows = {r.pair.number: r for t in selectors.standings(sim.tournament).tables for r in t.rows}
+    assert rows[loser.number].status == "out" and rows[loser.number].losses < 3

@@ -24,6 +24,7 @@ from scoring.standings import (
 )
 from tests.scoring import publish_next_round
 from tests.torneo.simulation import appearances, new_tournament
+from torneo import snapshot
 from torneo.models import Tournament
 
 
@@ -298,14 +299,14 @@ def test_standings_classification_and_bracket_in_a_fixed_number_of_queries(field
         sim.play_all()
         t = Tournament.objects.get(pk=sim.tournament.pk)
         with CaptureQueriesContext(connection) as captured:
-            data = selectors.load(t)
+            data = snapshot.load(t)
             standings = selectors.standings(t, data)
             result = selectors.classification(t, data)
             selectors.bracket(t, data)
         counts.append(len(captured))
-        placed = sorted(r.pair.id for s in result.sections for r in s.rows)
-        assert placed == sorted(data.entrants())
-        assert sum(len(table.rows) for table in standings.tables) == len(data.entrants())
+        placed = sorted(r.pair.number for s in result.sections for r in s.rows)
+        assert placed == sorted(data.in_matches())
+        assert sum(len(table.rows) for table in standings.tables) == len(data.in_matches())
         assert result.final
     assert counts[0] == counts[1] == 4
 

@@ -4,6 +4,7 @@ corrected result, recorded hands with a corrected hand — exported, deleted and
 rows (every field, times set by the database included) and the same public pages. Imported next to
 the original it is a second, independent tournament; a bad file is refused with nothing written."""
 
+import ast
 import html.parser
 import io
 import json
@@ -136,7 +137,7 @@ def canonical(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def counts() -> dict[str, int]:
-    models = [part.model for part in backup.PARTS] + [apps.get_model("auth", "User")]
+    models = [part.model for part in backup.parts()] + [apps.get_model("auth", "User")]
     models += [m.history.model for m in models if hasattr(m, "history")]  # type: ignore[attr-defined]
     return {m._meta.label: m._base_manager.count() for m in models}
 
@@ -314,7 +315,7 @@ def test_import_next_to_the_original_is_a_second_independent_tournament(tmp_path
     assert copy.slug == f"{SLUG}-2" and copy.name == original.name
     assert "/torneos/open-copia-2/" in stderr.getvalue()
 
-    for part in backup.PARTS:
+    for part in backup.parts():
         mine, theirs = (
             set(part.queryset(original).values_list("pk", flat=True)),
             set(part.queryset(copy).values_list("pk", flat=True)),
@@ -447,18 +448,54 @@ def test_export_to_stdout_is_the_backup():
     out = io.StringIO()
     call_command("tournament_export", SLUG, stdout=out)
     data = json.loads(out.getvalue())
-    assert data["tournament"]["slug"] == SLUG and set(data["objects"]) == {p.label for p in backup.PARTS}
+    assert data["tournament"]["slug"] == SLUG and set(data["objects"]) == {p.label for p in backup.parts()}
     assert backup.parse(data).tournament_pk == data["tournament"]["pk"]
 
 
 def test_every_model_that_belongs_to_a_tournament_is_in_the_backup():
-    """A new model that refers to a tournament's rows must be added to PARTS (or deliberately left
-    out here, with the reason in torneo/backup.py's docstring)."""
-    parts = {part.model for part in backup.PARTS}
+    """A new model that refers to a tournament's rows must be added to its app's ``backup_parts``
+    (or deliberately left out here, with the reason in torneo/backup.py's docstring)."""
+    parts = {part.model for part in backup.parts()}
     left_out = {"torneo.WorkerHeartbeat"}
     for model in apps.get_models():
         if hasattr(model, "instance_type") or model._meta.label in left_out:  # simple_history's tables
             continue
         refers = {f.related_model for f in model._meta.concrete_fields if f.is_relation} & parts
-        assert not refers or model in parts, f"{model._meta.label} no está en torneo.backup.PARTS"
+        assert not refers or model in parts, f"{model._meta.label} no está en backup_parts (torneo.backup.parts())"
     backup.plan()  # and every relation of those models is carried
+
+
+def test_parts_come_from_the_apps_in_dependency_order_and_backup_does_not_import_scoring():
+    """Each app declares its own parts (AppConfig.backup_parts), so torneo.backup, a lower layer,
+    never imports scoring: the parts are torneo's first, then scoring's, in dependency order."""
+    labels = [part.label for part in backup.parts()]
+    assert labels == [
+        "torneo.tournament",
+        "torneo.session",
+        "torneo.tournamentrole",
+        "torneo.player",
+        "torneo.pair",
+        "torneo.pairmember",
+        "torneo.round",
+        "torneo.draw",
+        "torneo.match",
+        "scoring.resultsubmission",
+        "scoring.recordedgame",
+        "scoring.recordedhand",
+    ]
+    player = backup.parts()[3]
+    assert (player.path, player.also) == ("memberships__pair__tournament", "tournament")
+    assert all(part.also == "" for part in backup.parts() if part is not player)
+    seen: set[Any] = set()
+    for part in backup.parts():  # every relation points back to an earlier part (or itself)
+        related = {f.related_model for f in part.model._meta.concrete_fields if f.is_relation}
+        assert related & set(apps.get_models()) - {part.model, apps.get_model("auth", "User")} <= seen, part.label
+        seen.add(part.model)
+
+    assert backup.__file__ is not None
+    with open(backup.__file__, encoding="utf-8") as source:
+        tree = ast.parse(source.read())
+    imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names] + [
+        node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+    ]
+    assert imported and not [name for name in imported if name.split(".")[0] == "scoring"]

@@ -1,7 +1,7 @@
 """The one bridge between the pure draw generators and the database (the Tabbycat pattern).
 
-`load_state` reads a tournament's pairs and published matches into plain data (pair numbers as
-ids); `design_next_round` asks the format's planner what the next round is (a public draw, a
+The tournament snapshot (torneo.snapshot: pairs and published matches as plain data, pairs by
+number) is the state; `design_next_round` asks the format's planner what the next round is (a public draw, a
 liguilla round from the fixed schedule, or a fixed-bracket round); `write_*` turn the answer into
 Match rows. Everything in between is the pure code of torneo.draws and scoring.standings.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring.standings import MatchRecord, compute
+from scoring.standings import compute, liguilla_tables
 from torneo.draws import (
     DrawRequest,
     PairState,
@@ -22,7 +22,6 @@ from torneo.draws import (
     allocate_groups,
     bracket_from_seeds,
     bracket_round,
-    liguilla_members,
     plan_ceros,
     plan_repesca,
     plan_swiss,
@@ -32,84 +31,9 @@ from torneo.draws import (
 from torneo.draws.errors import DrawUserError
 from torneo.draws.tables import assign_tables
 from torneo.models import Match, Pair, Round, Tournament
+from torneo.snapshot import MatchInfo, TournamentSnapshot, load
 
 GROUPS_LABEL = "liguillas"
-OUT_STATUSES = (Pair.Status.WITHDRAWN, Pair.Status.EXPELLED)
-
-
-@dataclass
-class TournamentState:
-    """What the planners need, read in two queries."""
-
-    pairs: dict[int, Pair]  # by number, every pair of the tournament
-    records: list[MatchRecord]  # published matches, in round order
-    slots: dict[int, list[dict[str, Any]]]  # round number -> its matches (pool, slot, a, b, winner, outcome)
-    last_round: Round | None  # the last published round
-    entrants: list[int]  # the pairs of round 1 (or, before it, the checked-in pairs)
-
-    @property
-    def history(self) -> list[tuple[int, int]]:
-        return [(m.a, m.b) for m in self.records if m.b is not None]
-
-    @property
-    def byes(self) -> list[int]:
-        return [m.a for m in self.records if m.b is None and m.outcome == "bye"]
-
-    def out(self, number: int) -> bool:
-        return self.pairs[number].status in OUT_STATUSES
-
-
-def load_state(tournament: Tournament) -> TournamentState:
-    pairs = {p.number: p for p in Pair.objects.filter(tournament=tournament)}
-    by_pk = {p.pk: p.number for p in pairs.values()}
-    rows = (
-        Match.objects.filter(round__tournament=tournament, round__status=Round.Status.PUBLISHED)
-        .order_by("round__number", "pool", "slot", "table_number", "id")
-        .values(
-            "round__number",
-            "pool",
-            "slot",
-            "table_number",
-            "pair_a",
-            "pair_b",
-            "outcome",
-            "winner",
-            "games_a",
-            "games_b",
-            "tantos_a",
-            "tantos_b",
-        )
-    )
-    records: list[MatchRecord] = []
-    slots: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
-        a, b = by_pk[row["pair_a"]], by_pk.get(row["pair_b"])
-        winner = by_pk.get(row["winner"])
-        records.append(
-            MatchRecord(
-                a=a,
-                b=b,
-                outcome=row["outcome"],
-                winner=winner,
-                games_a=row["games_a"],
-                games_b=row["games_b"],
-                tantos_a=row["tantos_a"],
-                tantos_b=row["tantos_b"],
-                round_number=row["round__number"],
-            )
-        )
-        slots[row["round__number"]].append(
-            {"pool": row["pool"], "slot": row["slot"], "a": a, "b": b, "winner": winner, "outcome": row["outcome"]}
-        )
-    # The round being prepared is not part of the state: only published rounds are.
-    last_round = Round.objects.filter(tournament=tournament, status=Round.Status.PUBLISHED).order_by("-number").first()
-    if 1 in slots:
-        entrants = sorted({n for s in slots[1] for n in (s["a"], s["b"]) if n is not None})
-    else:
-        entrants = sorted(
-            n for n, p in pairs.items() if p.status == Pair.Status.CONFIRMED and p.checked_in_at is not None
-        )
-    return TournamentState(pairs, records, dict(slots), last_round, entrants)
 
 
 @dataclass
@@ -157,39 +81,39 @@ def _is_final(tournament: Tournament, number: int) -> bool:
     return tournament.final_phase_from_round is not None and number >= tournament.final_phase_from_round
 
 
-def _states(state: TournamentState) -> list[PairState]:
+def _states(state: TournamentSnapshot, entrants: list[int]) -> list[PairState]:
     losses: dict[int, int] = defaultdict(int)
     first_loss: dict[int, int] = {}
-    for m in state.records:
+    for m in state.records():
         if m.b is None or m.outcome == "pending":
             continue
-        losers = [m.a, m.b] if m.outcome == "double_loss" else ([m.b if m.winner == m.a else m.a] if m.winner else [])
-        for loser in losers:
+        for loser in m.losers():
             losses[loser] += 1
             first_loss.setdefault(loser, m.round_number)
     return [
         PairState(pair=n, losses=losses[n], first_loss_round=first_loss.get(n), withdrawn=state.out(n))
-        for n in state.entrants
+        for n in entrants
     ]
 
 
-def design_next_round(tournament: Tournament, state: TournamentState | None = None) -> RoundDesign:
+def design_next_round(tournament: Tournament, state: TournamentSnapshot | None = None) -> RoundDesign:
     """What round N+1 is, for the tournament's format. Raises DrawUserError when it cannot be made."""
-    state = state or load_state(tournament)
-    number = (state.last_round.number + 1) if state.last_round else 1
-    if len(state.entrants) < 2:
+    state = state or load(tournament)
+    number = state.last_round + 1
+    entrants = state.entrants()
+    if len(entrants) < 2:
         raise DrawUserError(_("Hacen falta al menos dos parejas presentes para sortear la primera ronda."))
     fmt = tournament.format
     if fmt == Tournament.Format.GROUPS:
-        return _design_groups(tournament, state, number)
+        return _design_groups(tournament, state, number, entrants)
     final_from = tournament.final_phase_from_round
     if final_from is not None and number > final_from and fmt in (Tournament.Format.CEROS, Tournament.Format.REPESCA):
         return _design_bracket(tournament, state, number, phase=Round.Phase.MAIN)
-    states = _states(state)
+    states = _states(state, entrants)
     if fmt == Tournament.Format.SWISS:
         if number > (tournament.swiss_rounds or 0):
             return RoundDesign(number, Round.Kind.DRAW, Round.Phase.MAIN, False, finished=True)
-        standings = compute(state.entrants, state.records, tiebreaks=())
+        standings = compute(entrants, state.records(), tiebreaks=())
         points = {row.pair: row.points for row in standings}
         states = [PairState(s.pair, s.losses, points.get(s.pair, 0), s.first_loss_round, s.withdrawn) for s in states]
         plan = plan_swiss(
@@ -240,20 +164,15 @@ def design_next_round(tournament: Tournament, state: TournamentState | None = No
 # --- liguillas, then the bracket --------------------------------------------------------------
 
 
-def group_members(state: TournamentState) -> dict[str, list[int]]:
-    """Each liguilla's pairs, from round 1."""
-    return liguilla_members((s["pool"], s["a"], s["b"]) for s in state.slots.get(1, []))
-
-
-def _design_groups(tournament: Tournament, state: TournamentState, number: int) -> RoundDesign:
+def _design_groups(tournament: Tournament, state: TournamentSnapshot, number: int, entrants: list[int]) -> RoundDesign:
     is_final = _is_final(tournament, number)
     if number == 1:
-        if (tournament.group_count or 0) * 2 > len(state.entrants):
+        if (tournament.group_count or 0) * 2 > len(entrants):
             raise DrawUserError(
                 _("Con %(n)d parejas no se pueden formar %(g)d liguillas de al menos dos parejas.")
-                % {"n": len(state.entrants), "g": tournament.group_count}
+                % {"n": len(entrants), "g": tournament.group_count}
             )
-        request = DrawRequest(label=GROUPS_LABEL, pairs=tuple(state.entrants))
+        request = DrawRequest(label=GROUPS_LABEL, pairs=tuple(entrants))
         return RoundDesign(
             number,
             Round.Kind.DRAW,
@@ -262,7 +181,7 @@ def _design_groups(tournament: Tournament, state: TournamentState, number: int) 
             requests=[request],
             group_count=tournament.group_count,
         )
-    groups = group_members(state)
+    groups = state.liguillas()
     schedules = {label: round_robin(members) for label, members in groups.items()}
     length = max(len(s) for s in schedules.values())
     if number <= length:
@@ -279,7 +198,7 @@ def _design_groups(tournament: Tournament, state: TournamentState, number: int) 
     return _design_bracket(tournament, state, number, phase=Round.Phase.BRACKET, groups=groups, liguilla_rounds=length)
 
 
-def _fixed(state: TournamentState, pool: str, slot: int, a: int, b: int) -> SlotPlan:
+def _fixed(state: TournamentSnapshot, pool: str, slot: int, a: int, b: int) -> SlotPlan:
     """A scheduled match; if one pair is out of the tournament, the other wins by walkover."""
     walkover = None
     if state.out(a) and not state.out(b):
@@ -289,19 +208,9 @@ def _fixed(state: TournamentState, pool: str, slot: int, a: int, b: int) -> Slot
     return SlotPlan(pool, slot, a, b, walkover)
 
 
-def liguilla_standings(
-    state: TournamentState, groups: dict[str, list[int]], liguilla_rounds: int, tiebreaks: tuple[str, ...]
-) -> dict[str, list[Any]]:
-    records = [m for m in state.records if m.round_number <= liguilla_rounds]
-    return {
-        label: compute(members, [m for m in records if m.a in members], tiebreaks=tiebreaks)
-        for label, members in groups.items()
-    }
-
-
 def _design_bracket(
     tournament: Tournament,
-    state: TournamentState,
+    state: TournamentSnapshot,
     number: int,
     *,
     phase: str,
@@ -309,31 +218,43 @@ def _design_bracket(
     liguilla_rounds: int = 0,
 ) -> RoundDesign:
     is_final = _is_final(tournament, number)
-    previous = state.slots.get(number - 1, [])
+    previous = state.in_round(number - 1)
     lines: dict[str, list[int | None]] = {}
     if groups is not None and number == liguilla_rounds + 1:
-        tables = liguilla_standings(state, groups, liguilla_rounds, tuple(tournament.tiebreak_order))
+        # The liguilla tables the standings page shows (scoring.standings.tables).
+        tables = {
+            t.pool: t.lines
+            for t in liguilla_tables(
+                groups,
+                [m for m in state.records() if m.round_number <= liguilla_rounds],
+                points_win=tournament.points_per_win,
+                tiebreaks=tournament.tiebreak_order,
+                qualifiers=tournament.group_qualifiers,
+                withdrawn=state.withdrawn(),
+                expelled=state.expelled(),
+            )
+        }
         # Order the groups by their winners' records, so that the best winner is seed 1.
         order = sorted(
             tables, key=lambda g: (-tables[g][0].points, -tables[g][0].juegos_diff, -tables[g][0].tantos_diff, int(g))
         )
-        standings = [[row.pair for row in tables[g] if not state.out(row.pair)] for g in order]
+        standings = [[line.pair for line in tables[g] if not state.out(line.pair)] for g in order]
         qualifiers = min(tournament.group_qualifiers, min(len(s) for s in standings))
         seeding = seeds_from_standings(standings, qualifiers=qualifiers)
         lines[""] = list(bracket_from_seeds(seeding.seeds, tiers=seeding.tiers, group=seeding.group, byes=state.byes))
     else:
-        by_pool: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for s in previous:
-            by_pool[s["pool"]].append(s)
+        by_pool: dict[str, list[MatchInfo]] = defaultdict(list)
+        for m in previous:
+            by_pool[m.pool].append(m)
         for pool, entries in by_pool.items():
             line: list[int | None] = []
-            for s in sorted(entries, key=lambda s: s["slot"]):
-                if s["b"] is None:
-                    line.append(None if state.out(s["a"]) else s["a"])
-                elif s["outcome"] == "double_loss" or s["winner"] is None or state.out(s["winner"]):
+            for m in sorted(entries, key=lambda m: m.slot):
+                if m.b is None:
+                    line.append(None if state.out(m.a.number) else m.a.number)
+                elif m.outcome == "double_loss" or m.winner is None or state.out(m.winner):
                     line.append(None)  # both out: the next opponent has the exenta
                 else:
-                    line.append(s["winner"])
+                    line.append(m.winner)
             lines[pool] = line
     slots: list[SlotPlan] = []
     champions: dict[str, int] = {}
@@ -460,7 +381,6 @@ __all__ = [
     "RoundDesign",
     "SlotPlan",
     "design_next_round",
-    "load_state",
     "perform",
     "write_drawn",
     "write_fixed",

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from torneo.draws import commitment, derive_seed, new_secret
 from torneo.draws.errors import DrawUserError
-from torneo.draws.manager import RoundDesign, design_next_round, load_state, perform, write_drawn, write_fixed
+from torneo.draws.manager import RoundDesign, design_next_round, perform, write_drawn, write_fixed
 from torneo.errors import TournamentError
 from torneo.models import Draw, Match, Pair, Round, Session, Tournament, TournamentRole
 from torneo.services.live import live_bump
@@ -231,4 +231,4 @@ def active_pairs_count(tournament: Tournament) -> int:
     return Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).count()
 
 
-__all__ = ["draw_publish", "draw_redraw", "live_draw", "load_state", "round_cancel", "round_prepare", "round_publish"]
+__all__ = ["draw_publish", "draw_redraw", "live_draw", "round_cancel", "round_prepare", "round_publish"]
