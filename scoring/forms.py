@@ -1,7 +1,7 @@
 """Forms of the results pages: they collect and type-check input; scoring.services.results decides.
 
 Service errors come keyed by the service's field names (games_a, games_b, winner, tantos, reason,
-outcome), which are these forms' field names, so torneo.forms.attach_errors puts each on its field.
+outcome), which are these forms' field names, so torneo.forms.errors.attach_errors puts each on its field.
 """
 
 import re

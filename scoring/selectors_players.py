@@ -20,7 +20,7 @@ from scoring.services.hands import juegos_result, next_mano, other
 from scoring.standings import MatchRecord, survival
 from torneo import clock
 from torneo.models import Match, Pair, PairMember, Round, Tournament
-from torneo.selectors import pairs_of
+from torneo.selectors.registrations import pairs_of
 
 MAX_FOUND = 30
 
@@ -193,7 +193,7 @@ def pair_page(tournament: Tournament, pair: Pair) -> PairPage:
     byes = sum(1 for line in decided if line.is_bye)
     wins = sum(1 for line in decided if line.won and not line.is_bye)
     out: bool | None = None
-    if pair.status in (Pair.Status.WITHDRAWN, Pair.Status.EXPELLED):
+    if pair.is_out:
         out = True
     elif tournament.format in (Tournament.Format.CEROS, Tournament.Format.REPESCA):
         # The standings' own survival rule (repesca pools, one loss in the rondas finales): a

@@ -5,7 +5,7 @@ round's tables. Thin: scoring.services.hands validates and writes, the server ch
 import json
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,7 +24,7 @@ from scoring.services.hands import (
     hand_record,
 )
 from torneo.errors import NotAllowed, TournamentError
-from torneo.forms import attach_errors
+from torneo.forms.errors import service_errors
 from torneo.models import Match, Pair
 from torneo.permissions import Action
 from torneo.views.access import LoginRequired, tournament_for
@@ -86,20 +86,17 @@ def match_hands(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         form = _form(match, request.POST)
         if form.is_valid():
             try:
-                saved = hand_record(
-                    match=match,
-                    by=request.user,
-                    record=form.to_record(),
-                    mano=form.cleaned_data["mano"],
-                    game=form.cleaned_data["game"],
-                )
-            except ValidationError as exc:
-                attach_errors(form, exc, field_for=form_field)
+                with service_errors(form, field_for=form_field, let_through=(NotAllowed,)) as call:
+                    saved = hand_record(
+                        match=match,
+                        by=request.user,
+                        record=form.to_record(),
+                        mano=form.cleaned_data["mano"],
+                        game=form.cleaned_data["game"],
+                    )
             except NotAllowed as exc:
                 raise PermissionDenied(str(exc)) from exc
-            except TournamentError as exc:
-                form.add_error(None, str(exc))
-            else:
+            if call.ok:
                 _report(request, saved, _("anotada"))
                 url = reverse("hands_match", kwargs={"slug": slug, "match_id": match.pk})
                 return redirect(f"{url}#mano-{saved.hand.pk}")
@@ -135,20 +132,17 @@ def hand_detail(request: HttpRequest, slug: str, match_id: int, hand_id: int) ->
         form = _form(match, request.POST)
         if form.is_valid():
             try:
-                saved = hand_edit(
-                    hand=hand,
-                    by=request.user,
-                    record=form.to_record(),
-                    mano=form.cleaned_data["mano"],
-                    expected_version=form.cleaned_data["expected_version"],
-                )
-            except ValidationError as exc:
-                attach_errors(form, exc, field_for=form_field)
+                with service_errors(form, field_for=form_field, let_through=(NotAllowed,)) as call:
+                    saved = hand_edit(
+                        hand=hand,
+                        by=request.user,
+                        record=form.to_record(),
+                        mano=form.cleaned_data["mano"],
+                        expected_version=form.cleaned_data["expected_version"],
+                    )
             except NotAllowed as exc:
                 raise PermissionDenied(str(exc)) from exc
-            except TournamentError as exc:
-                form.add_error(None, str(exc))
-            else:
+            if call.ok:
                 _report(request, saved, _("corregida (versión %(v)d)") % {"v": saved.hand.version})
                 url = reverse("hands_match", kwargs={"slug": slug, "match_id": match.pk})
                 return redirect(f"{url}#mano-{saved.hand.pk}")

@@ -17,10 +17,9 @@ from typing import Any
 
 from scoring.standings import MatchRecord
 from torneo.draws import liguilla_members
-from torneo.models import Match, Pair, PairMember, Round, Tournament
+from torneo.models import Match, Pair, PairMember, Round, Tournament, pair_label, players_label
 
 Outcome = Match.Outcome
-OUT_STATUSES = (Pair.Status.WITHDRAWN, Pair.Status.EXPELLED)
 
 
 @dataclass(frozen=True)
@@ -35,7 +34,7 @@ class PairInfo:
     @property
     def out(self) -> bool:
         """Withdrawn or expelled: never drawn again (AMM 3.16.b for the expulsion)."""
-        return self.status in OUT_STATUSES
+        return self.status in Pair.Status.out()
 
     @property
     def expelled(self) -> bool:
@@ -134,13 +133,6 @@ class MatchInfo:
         }
 
 
-def _display(name: str, members: list[tuple[int, str, str]]) -> tuple[str, str]:
-    members.sort()
-    label = name or " / ".join(last or first for _pos, first, last in members)
-    players = " · ".join(f"{first} {last}".strip() for _pos, first, last in members)
-    return label, players
-
-
 def pair_infos(tournament: Tournament, ids: Iterable[int] | None = None) -> dict[int, PairInfo]:
     """The tournament's pairs (or only the pairs of pks `ids`) with their display names, by pk:
     two queries."""
@@ -149,17 +141,19 @@ def pair_infos(tournament: Tournament, ids: Iterable[int] | None = None) -> dict
     if ids is not None:
         ids = list(ids)
         pairs, members = pairs.filter(pk__in=ids), members.filter(pair_id__in=ids)
-    by_pair: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
-    for pair_id, position, first, last in members.values_list(
-        "pair_id", "position", "player__first_name", "player__last_name"
+    by_pair: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for pair_id, first, last in members.order_by("pair_id", "position").values_list(
+        "pair_id", "player__first_name", "player__last_name"
     ):
-        by_pair[pair_id].append((position, first, last))
+        by_pair[pair_id].append((first, last))
     infos = {}
     for pk, number, name, status, checked_in_at in pairs.values_list(
         "pk", "number", "name", "status", "checked_in_at"
     ):
-        label, players = _display(name, by_pair.get(pk, []))
-        infos[pk] = PairInfo(pk, number, label or f"#{number}", players, status, checked_in_at is not None)
+        seated = by_pair.get(pk, [])
+        infos[pk] = PairInfo(
+            pk, number, pair_label(name, seated, number), players_label(seated), status, checked_in_at is not None
+        )
     return infos
 
 

@@ -5,44 +5,55 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from torneo.ratelimit import limit_login
-from torneo.views import manage, public
+from torneo.views import registrations, rounds, tournaments
 
 tournament_patterns = [
-    path("", public.tournament_detail, name="tournament_detail"),
-    path("parejas/", public.tournament_pairs, name="tournament_pairs"),
-    path("inscripcion/", public.public_registration, name="public_registration"),
-    path("parejas/<int:number>/retirar/", public.pair_withdraw_view, name="pair_withdraw"),
-    path("gestion/", manage.dashboard, name="manage_dashboard"),
-    path("gestion/editar/", manage.tournament_edit, name="manage_edit"),
-    path("gestion/jornadas/", manage.sessions, name="manage_sessions"),
-    path("gestion/jornadas/<int:pk>/borrar/", manage.session_remove, name="manage_session_remove"),
-    path("gestion/funciones/", manage.roles, name="manage_roles"),
-    path("gestion/funciones/<int:pk>/quitar/", manage.role_remove, name="manage_role_remove"),
-    path("gestion/parejas/", manage.pairs, name="manage_pairs"),
-    path("gestion/parejas/nueva/", manage.pair_new, name="manage_pair_new"),
-    path("gestion/parejas/<int:number>/", manage.pair_edit, name="manage_pair_edit"),
-    path("gestion/parejas/<int:number>/presencia/", manage.pair_check_in_view, name="manage_pair_check_in"),
-    path("gestion/parejas/<int:number>/retirar/", manage.pair_withdraw_staff, name="manage_pair_withdraw"),
+    path("", tournaments.tournament_detail, name="tournament_detail"),
+    path("parejas/", registrations.tournament_pairs, name="tournament_pairs"),
+    path("inscripcion/", registrations.public_registration, name="public_registration"),
+    path("parejas/<int:number>/retirar/", registrations.pair_withdraw_view, name="pair_withdraw"),
+    path("gestion/", tournaments.dashboard, name="manage_dashboard"),
+    path("gestion/editar/", tournaments.tournament_edit, name="manage_edit"),
+    path("gestion/jornadas/", tournaments.sessions, name="manage_sessions"),
+    path("gestion/jornadas/<int:pk>/borrar/", tournaments.session_remove, name="manage_session_remove"),
+    path("gestion/funciones/", tournaments.roles, name="manage_roles"),
+    path("gestion/funciones/<int:pk>/quitar/", tournaments.role_remove, name="manage_role_remove"),
+    path("gestion/parejas/", registrations.pairs, name="manage_pairs"),
+    path("gestion/parejas/nueva/", registrations.pair_new, name="manage_pair_new"),
+    path("gestion/parejas/<int:number>/", registrations.pair_edit, name="manage_pair_edit"),
+    path("gestion/parejas/<int:number>/presencia/", registrations.pair_check_in_view, name="manage_pair_check_in"),
+    path("gestion/parejas/<int:number>/retirar/", registrations.pair_withdraw_staff, name="manage_pair_withdraw"),
     path(
         "gestion/parejas/<int:number>/borrar-datos/<int:position>/",
-        manage.player_erase_view,
+        registrations.player_erase_view,
         name="manage_player_erase",
     ),
-    path("gestion/importar/", manage.pairs_import, name="manage_pairs_import"),
-    path("gestion/exportar.csv", manage.pairs_export, name="manage_pairs_export"),
-    path("live.json", public.tournament_live, name="tournament_live"),
-    # Rounds and draws (torneo/urls_rounds.py), results and standings (scoring/urls.py), the
-    # players' view and recorded hands (scoring/urls_players.py).
-    path("", include("torneo.urls_rounds")),
+    path("gestion/importar/", registrations.pairs_import, name="manage_pairs_import"),
+    path("gestion/exportar.csv", registrations.pairs_export, name="manage_pairs_export"),
+    path("live.json", tournaments.tournament_live, name="tournament_live"),
+    # Rounds and draws: public pages under rondas/, staff pages under gestion/rondas/.
+    path("rondas/", rounds.rounds_list, name="rounds_list"),
+    path("rondas/<int:number>/", rounds.round_detail, name="round_detail"),
+    path("rondas/<int:number>/proyector/", rounds.round_projector, name="round_projector"),
+    path("rondas/<int:number>/cartel/", rounds.round_wall, name="round_wall"),
+    path("rondas/<int:number>/sorteo.json", rounds.draw_input, name="draw_input"),
+    path("gestion/rondas/", rounds.manage_rounds, name="manage_rounds"),
+    path("gestion/rondas/preparar/", rounds.manage_round_prepare, name="manage_round_prepare"),
+    path("gestion/rondas/<int:number>/", rounds.manage_round, name="manage_round"),
+    path("gestion/rondas/<int:number>/publicar/", rounds.manage_round_publish, name="manage_round_publish"),
+    path("gestion/rondas/<int:number>/anular/", rounds.manage_round_cancel, name="manage_round_cancel"),
+    path("gestion/rondas/<int:number>/repetir-sorteo/", rounds.manage_round_redraw, name="manage_round_redraw"),
+    # Results and standings (scoring/urls.py), the players' view and recorded hands
+    # (scoring/urls_players.py).
     path("", include("scoring.urls")),
     path("", include("scoring.urls_players")),
 ]
 
 urlpatterns = [
-    path("", public.home, name="home"),
+    path("", tournaments.home, name="home"),
     path("torneos/<slug:slug>/", include(tournament_patterns)),
-    path("gestion/", manage.my_tournaments, name="my_tournaments"),
-    path("gestion/nuevo/", manage.tournament_new, name="tournament_new"),
+    path("gestion/", tournaments.my_tournaments, name="my_tournaments"),
+    path("gestion/nuevo/", tournaments.tournament_new, name="tournament_new"),
     # Both login forms refuse password guessing (torneo/ratelimit.py).
     path("cuenta/entrar/", limit_login(auth_views.LoginView.as_view()), name="login"),
     path("cuenta/salir/", auth_views.LogoutView.as_view(), name="logout"),

@@ -29,7 +29,7 @@ from scoring.services.hands import (
     hand_edit,
     hand_record,
 )
-from torneo.api.views import TournamentScoped
+from torneo.api.access import TournamentScoped
 from torneo.models import Match
 
 RECORD_EXAMPLE = {

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring import selectors_players as selectors
-from torneo.api.views import TournamentScoped
+from torneo.api.access import TournamentScoped
 from torneo.models import Pair
 
 

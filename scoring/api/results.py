@@ -17,8 +17,8 @@ from rest_framework.response import Response
 from scoring import selectors
 from scoring.models import ResultSubmission
 from scoring.services.results import can_confirm, result_confirm, result_reject, result_submit
+from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction
-from torneo.api.views import TournamentScoped
 from torneo.models import Match, Pair, Round
 from torneo.permissions import Action, can
 

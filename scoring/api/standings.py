@@ -11,7 +11,7 @@ from rest_framework.response import Response
 
 from scoring import selectors
 from scoring.api.results import PairBriefSerializer, ResultSerializer
-from torneo.api.views import TournamentScoped
+from torneo.api.access import TournamentScoped
 
 
 class StandingsRowSerializer(serializers.Serializer):

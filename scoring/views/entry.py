@@ -25,7 +25,7 @@ from scoring.services.results import (
     round_locked,
 )
 from torneo.errors import Conflict, NotAllowed, TournamentError
-from torneo.forms import attach_errors
+from torneo.forms.errors import attach_errors
 from torneo.models import Match, Round, Tournament
 from torneo.permissions import Action, can
 from torneo.views.access import LoginRequired, safe_next, tournament_for

@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from scoring import mus
 from scoring.models import RecordedGame, RecordedHand, ResultSubmission
-from scoring.services import hands as hands_service
 from scoring.services.hands import hand_delete, hand_edit, hand_record
+from scoring.services.hands import writes as hand_writes
 from scoring.services.results import result_submit
 from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
 from torneo.errors import Conflict, NotAllowed
@@ -423,14 +423,14 @@ def test_two_phones_recording_the_same_table_at_once_get_consecutive_hands(on_po
 
     t = table()
     hand_record(match=t.match, by=t.juez, record=rec(), mano="a")
-    original = hands_service._game_for_new_hand
+    original = hand_writes._game_for_new_hand
 
     def slow(*args: Any, **kwargs: Any) -> RecordedGame:
         game = original(*args, **kwargs)
         time.sleep(0.3)  # widen the race: both would read hand 1 as the last one without the lock
         return game
 
-    monkeypatch.setattr(hands_service, "_game_for_new_hand", slow)
+    monkeypatch.setattr(hand_writes, "_game_for_new_hand", slow)
     results = run_together(
         lambda: hand_record(match=t.match, by=t.player_a, record=rec(S2)),
         lambda: hand_record(match=t.match, by=t.player_b, record=rec(S2)),
@@ -453,8 +453,8 @@ def test_a_pending_result_of_the_mesa_is_not_superseded_by_the_hands():
 def test_hands_and_versions_are_bounded_with_a_clear_error(monkeypatch):
     """A phone posting without end gets a Spanish error keyed by field, never an overflow (500)."""
     t = table()
-    monkeypatch.setattr(hands_service, "MAX_HANDS_PER_GAME", 2)
-    monkeypatch.setattr(hands_service, "MAX_VERSIONS_PER_HAND", 2)
+    monkeypatch.setattr(hand_writes, "MAX_HANDS_PER_GAME", 2)
+    monkeypatch.setattr(hand_writes, "MAX_VERSIONS_PER_HAND", 2)
     first = hand_record(match=t.match, by=t.player_a, record=rec(), mano="a").hand
     hand_record(match=t.match, by=t.player_a, record=rec(S2))
     with pytest.raises(ValidationError) as exc:

@@ -558,7 +558,7 @@ def test_the_tournament_form_groups_the_format_parameters_by_format():
     assert 'name="repesca_until_round"' in blocks["repesca"] and 'name="swiss_rounds"' in blocks["swiss"]
     assert 'name="group_count"' in blocks["groups"] and 'name="max_losses"' in blocks["ceros repesca"]
     # Every field of the form is rendered exactly once (nothing lost, nothing twice).
-    from torneo.forms import TournamentForm
+    from torneo.forms.tournaments import TournamentForm
 
     for name in TournamentForm.Meta.fields:
         assert len(re.findall(rf'name="{name}"', page)) == 1, name

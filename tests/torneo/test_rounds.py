@@ -16,7 +16,7 @@ from tests.torneo.simulation import appearances, byes_so_far, new_tournament
 from torneo.draws import commitment, derive_seed
 from torneo.errors import TournamentError
 from torneo.models import Draw, Match, Pair, Round, Tournament
-from torneo.selectors import draw_cli_inputs
+from torneo.selectors.rounds import draw_cli_inputs
 from torneo.services.registrations import pair_withdraw
 from torneo.services.rounds import draw_publish, draw_redraw, live_draw, round_cancel, round_prepare
 

@@ -3,7 +3,7 @@ needed to verify a draw, and the mesa de control's acts: prepare, publish, cance
 
 Thin: the round services decide and write; their errors reach the client through the API's
 exception handler (400 with the Spanish message and a code). Reads take a fixed number of queries
-whatever the number of pairs (torneo.selectors_rounds).
+whatever the number of pairs (torneo.selectors.rounds).
 """
 
 from typing import Any
@@ -17,14 +17,13 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from torneo import selectors_rounds
+from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction
-from torneo.api.views import TournamentScoped
 from torneo.errors import TournamentError
-from torneo.forms_rounds import PUBLIC_VALUE_REQUIRED, REASON_REQUIRED, WITNESS_REQUIRED
+from torneo.forms.rounds import PUBLIC_VALUE_REQUIRED, REASON_REQUIRED, WITNESS_REQUIRED
 from torneo.models import Draw, Match, Round
 from torneo.permissions import Action
-from torneo.selectors_rounds import DrawRecord, PairView, RoundPage
+from torneo.selectors.rounds import DrawRecord, PairView, RoundPage, jueces_of, round_page, rounds_of
 from torneo.services.rounds import draw_publish, draw_redraw, round_cancel, round_prepare, round_publish
 
 # --- output --------------------------------------------------------------------------------------
@@ -270,7 +269,7 @@ class RoundViewSet(TournamentScoped, viewsets.GenericViewSet):
     }
 
     def _page(self, number: int | str) -> RoundPage:
-        page = selectors_rounds.round_page(self.get_tournament(), int(number))
+        page = round_page(self.get_tournament(), int(number))
         if page is None:
             raise Http404
         return page
@@ -280,7 +279,7 @@ class RoundViewSet(TournamentScoped, viewsets.GenericViewSet):
 
     @extend_schema(responses=RoundSerializer(many=True))
     def list(self, request: Request, tournament_slug: str) -> Response:
-        rounds = selectors_rounds.rounds_of(self.get_tournament())
+        rounds = rounds_of(self.get_tournament())
         return Response(RoundSerializer([_summary(r, tournament_slug) for r in rounds], many=True).data)
 
     @extend_schema(responses=RoundDetailSerializer)
@@ -339,7 +338,7 @@ class RoundViewSet(TournamentScoped, viewsets.GenericViewSet):
         value = value.strip()
         if not value:
             return None
-        jueces = selectors_rounds.jueces_of(self.get_tournament())
+        jueces = jueces_of(self.get_tournament())
         found = jueces.filter(pk=int(value)).first() if value.isdigit() else None
         return found or jueces.filter(username=value).first()
 

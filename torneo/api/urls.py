@@ -4,25 +4,29 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
-from torneo.api import views
+from torneo.api.access import TokenView
+from torneo.api.registrations import PairViewSet, PlayerViewSet, RegistrationViewSet
+from torneo.api.rounds import RoundViewSet
+from torneo.api.tournaments import TournamentViewSet
 
 router = SimpleRouter()
-router.register("tournaments", views.TournamentViewSet, basename="tournament")
-router.register("players", views.PlayerViewSet, basename="player")
-router.register(r"tournaments/(?P<tournament_slug>[-\w]+)/pairs", views.PairViewSet, basename="pair")
+router.register("tournaments", TournamentViewSet, basename="tournament")
+router.register("players", PlayerViewSet, basename="player")
+router.register(r"tournaments/(?P<tournament_slug>[-\w]+)/pairs", PairViewSet, basename="pair")
 router.register(
     r"tournaments/(?P<tournament_slug>[-\w]+)/registrations",
-    views.RegistrationViewSet,
+    RegistrationViewSet,
     basename="registration",
 )
+# Rounds and draws.
+router.register(r"tournaments/(?P<tournament_slug>[-\w]+)/rounds", RoundViewSet, basename="round")
 
 urlpatterns = [
-    path("auth/token/", views.TokenView.as_view(), name="api_token"),
+    path("auth/token/", TokenView.as_view(), name="api_token"),
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api_schema"), name="api_redoc"),
     *router.urls,
-    path("", include("torneo.api.urls_rounds")),
     path("", include("scoring.api.urls")),
     path("", include("scoring.api.urls_players")),
 ]

@@ -9,6 +9,8 @@ from torneo.models.tournaments import (
     Tournament,
     TournamentRole,
     WorkerHeartbeat,
+    pair_label,
+    players_label,
 )
 
 __all__ = [
@@ -22,4 +24,6 @@ __all__ = [
     "Tournament",
     "TournamentRole",
     "WorkerHeartbeat",
+    "pair_label",
+    "players_label",
 ]

@@ -4,6 +4,7 @@ Business rules live in the services (torneo/services/); models hold data, constr
 database can enforce, and small derived properties.
 """
 
+from collections.abc import Sequence
 from decimal import Decimal
 
 from django.conf import settings
@@ -329,6 +330,18 @@ class Player(models.Model):
         return f"{self.first_name} {self.last_name}".strip()
 
 
+def pair_label(name: str, members: Sequence[tuple[str, str]], number: int) -> str:
+    """The pair as players read it on the wall: its name, else its players' surnames (a first name
+    when there is no surname) in seat order, else its number. The one rule for every page, export
+    and API (members: (first name, last name) in position order)."""
+    return name or " / ".join(last or first for first, last in members) or f"#{number}"
+
+
+def players_label(members: Sequence[tuple[str, str]]) -> str:
+    """The pair's players in full, in seat order: «Ana García · Luis Pérez»."""
+    return " · ".join(f"{first} {last}".strip() for first, last in members)
+
+
 class Pair(models.Model):
     """A pareja (or trío, AMM 5.8.e) entered in a tournament, with its registration state."""
 
@@ -337,6 +350,12 @@ class Pair(models.Model):
         WAITLISTED = "waitlisted", _("Lista de espera")
         WITHDRAWN = "withdrawn", _("Retirada")
         EXPELLED = "expelled", _("Expulsada")
+
+        @classmethod
+        def out(cls) -> tuple[str, ...]:
+            """The statuses of a pair out of the tournament: never drawn again; an expelled pair
+            (AMM 3.16.b) is not classified either, a withdrawn one keeps its results."""
+            return (cls.WITHDRAWN, cls.EXPELLED)
 
     class Source(models.TextChoices):
         PUBLIC_FORM = "public", _("Formulario público")
@@ -382,15 +401,16 @@ class Pair(models.Model):
 
     @property
     def display_name(self) -> str:
-        """The pair as players read it on the wall: its name, else the members' surnames."""
-        if self.name:
-            return self.name
         members = self.ordered_members()
-        return " / ".join(m.player.last_name or m.player.first_name for m in members) or f"#{self.number}"
+        return pair_label(self.name, [(m.player.first_name, m.player.last_name) for m in members], self.number)
 
     @property
     def members_label(self) -> str:
-        return " · ".join(m.player.full_name for m in self.ordered_members())
+        return players_label([(m.player.first_name, m.player.last_name) for m in self.ordered_members()])
+
+    @property
+    def is_out(self) -> bool:
+        return self.status in Pair.Status.out()
 
     def ordered_members(self) -> list["PairMember"]:
         # Uses the prefetch cache when present (selectors prefetch members__player).

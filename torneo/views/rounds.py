@@ -12,13 +12,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from torneo import selectors_rounds
 from torneo.errors import TournamentError
-from torneo.forms_rounds import DrawPublishForm, RedrawForm, RoundPrepareForm
+from torneo.forms.rounds import DrawPublishForm, RedrawForm, RoundPrepareForm
 from torneo.models import Round, Tournament
 from torneo.pagecache import cached_body, page_with_body, tournament_stamp
 from torneo.permissions import Action, can
-from torneo.selectors_rounds import RoundPage
+from torneo.selectors.rounds import RoundPage, fixed_round_preview, jueces_of, next_step, round_page, rounds_of
 from torneo.services.rounds import draw_publish, draw_redraw, round_cancel, round_prepare, round_publish
 from torneo.views.access import tournament_for
 
@@ -26,7 +25,7 @@ from torneo.views.access import tournament_for
 
 
 def _page(tournament: Tournament, number: int) -> RoundPage:
-    page = selectors_rounds.round_page(tournament, number)
+    page = round_page(tournament, number)
     if page is None:
         raise Http404
     return page
@@ -39,7 +38,7 @@ def rounds_list(request: HttpRequest, slug: str) -> HttpResponse:
         "torneo/rounds/rounds_list.html",
         {
             "tournament": tournament,
-            "rounds": list(selectors_rounds.rounds_of(tournament)),
+            "rounds": list(rounds_of(tournament)),
             "can_manage": can(request.user, tournament, Action.DRAWS_MANAGE),
         },
     )
@@ -105,13 +104,13 @@ def manage_rounds(request: HttpRequest, slug: str) -> HttpResponse:
 def _render_rounds(
     request: HttpRequest, tournament: Tournament, form: RoundPrepareForm, status: int = 200
 ) -> HttpResponse:
-    rounds = list(selectors_rounds.rounds_of(tournament))
+    rounds = list(rounds_of(tournament))
     context = {
         "tournament": tournament,
         "rounds": rounds,
-        "step": selectors_rounds.next_step(tournament, rounds),
+        "step": next_step(tournament, rounds),
         "form": form,
-        "has_juez": selectors_rounds.jueces_of(tournament).exists(),
+        "has_juez": jueces_of(tournament).exists(),
         "can_edit": can(request.user, tournament, Action.TOURNAMENT_EDIT),
     }
     return render(request, "torneo/rounds/manage_rounds.html", context, status=status)
@@ -163,14 +162,14 @@ def _render_round(
         redraw_form = RedrawForm()
     preview = []
     if not page.round.is_published and page.round.kind != Round.Kind.DRAW:
-        preview = selectors_rounds.fixed_round_preview(tournament)
+        preview = fixed_round_preview(tournament)
     context = {
         "tournament": tournament,
         "page": page,
         "publish_form": publish_form,
         "redraw_form": redraw_form,
         "can_redraw": can_redraw,
-        "has_juez": selectors_rounds.jueces_of(tournament).exists(),
+        "has_juez": jueces_of(tournament).exists(),
         "can_edit_roles": can(request.user, tournament, Action.ROLES_MANAGE),
         "preview": preview,
         "error": error,

@@ -1,5 +1,5 @@
 """Reads for the rounds pages and the API: a round's draw by table and by surname, the pairs to be
-drawn, and everything anyone needs to verify the draw (AMM 5.5).
+drawn, and everything anyone needs to verify the draw (AMM 5.5), each pool's command input among it.
 
 A fixed number of queries whatever the number of pairs: one per kind of row (rounds, draws,
 matches, pairs with their players), the lists built in Python. `RoundPage` loads lazily; the
@@ -18,7 +18,6 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from torneo import selectors
 from torneo.draws.manager import GROUPS_LABEL
 from torneo.models import Draw, Match, Pair, PairMember, Round, Tournament, TournamentRole
 
@@ -396,7 +395,7 @@ class RoundPage:
         the command checks the commitment, derives the seed, redraws and compares."""
         superseded = draw.status == Draw.Status.SUPERSEDED
         inputs = []
-        cli = iter(selectors.draw_cli_inputs(draw))
+        cli = iter(draw_cli_inputs(draw))
         for index, request in enumerate(draw.requests):
             label = request["label"]
             filename = self._filename(label, draw, superseded)
@@ -514,11 +513,30 @@ def fixed_round_preview(tournament: Tournament) -> list[tuple[str, PairView, Pai
     return [(s.pool, pairs[s.a], pairs[s.b] if s.b is not None else None) for s in design.slots]
 
 
+# --- a draw's command input ---------------------------------------------------------------------
+
+
+def draw_cli_inputs(draw) -> list[dict]:  # type: ignore[no-untyped-def]
+    """For a published draw, each pool's exact `python -m torneo.draws` input (AMM 5.5): anyone
+    can run it and compare with the published matches. Pool seeds are `seed/label`."""
+    if not draw.seed:
+        return []
+    inputs = []
+    for request in draw.requests:
+        if request["label"] == GROUPS_LABEL:
+            continue
+        line = {"seed": f"{draw.seed}/{request['label']}" if request["label"] else draw.seed}
+        line.update({k: request[k] for k in ("pairs", "history", "byes", "group") if k in request})
+        inputs.append(line)
+    return inputs
+
+
 __all__ = [
     "DRAW_COMMAND",
     "GROUPS_COMMAND",
     "NextStep",
     "RoundPage",
+    "draw_cli_inputs",
     "fixed_round_preview",
     "jueces_of",
     "next_step",

@@ -1,8 +1,9 @@
-"""Staff pages: creating and editing tournaments, jornadas, roles, registrations and check-in."""
+"""Pages of registrations: the public list of pairs, the registration form and a player's own
+withdrawal; the mesa de control's pairs (search, register, edit, check-in, withdraw, RGPD erasure)
+and the CSV import and export."""
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -10,19 +11,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from torneo import selectors
 from torneo.errors import TournamentError
-from torneo.forms import (
-    CsvImportForm,
-    PairForm,
-    RoleForm,
-    SessionForm,
-    TournamentForm,
-    WithdrawForm,
-    attach_errors,
-)
-from torneo.models import Pair, PairMember, Session, TournamentRole
-from torneo.permissions import Action, can, can_create_tournament, roles_for
+from torneo.forms.errors import service_errors
+from torneo.forms.registrations import CsvImportForm, PairForm, WithdrawForm
+from torneo.models import Pair, PairMember
+from torneo.permissions import Action, can, can_withdraw
+from torneo.ratelimit import registration_refused
+from torneo.selectors.registrations import pairs_of, pairs_with_players, registration_counts
 from torneo.services.personal_data import player_erase_personal_data
 from torneo.services.registrations import (
     pair_check_in,
@@ -36,133 +31,76 @@ from torneo.services.registrations_csv import (
     registrations_export_csv,
     registrations_import_csv,
 )
-from torneo.services.system import STALE_AFTER, heartbeat_age
-from torneo.services.tournaments import (
-    role_grant,
-    role_revoke,
-    session_delete,
-    session_save,
-    tournament_create,
-    tournament_update,
-)
-from torneo.views.access import safe_next, tournament_for
+from torneo.views.access import LoginRequired, safe_next, tournament_for
+
+# --- public pages --------------------------------------------------------------------------------
 
 
-@login_required
-def my_tournaments(request: HttpRequest) -> HttpResponse:
-    return render(
-        request,
-        "torneo/manage/my_tournaments.html",
-        {
-            "tournaments": selectors.tournaments_managed_by(request.user),
-            "can_create": can_create_tournament(request.user),
-        },
-    )
+def _my_pairs(request: HttpRequest, tournament) -> list[Pair]:  # type: ignore[no-untyped-def]
+    if not request.user.is_authenticated:
+        return []
+    return list(pairs_with_players().filter(tournament=tournament, members__player__user=request.user).distinct())
 
 
-@login_required
-def tournament_new(request: HttpRequest) -> HttpResponse:
-    if not can_create_tournament(request.user):
+def tournament_pairs(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_for(request, slug)
+    q = request.GET.get("q", "")[:100]
+    pairs = pairs_of(tournament, q=q, statuses=[Pair.Status.CONFIRMED, Pair.Status.WAITLISTED])
+    return render(request, "torneo/tournament_pairs.html", {"tournament": tournament, "pairs": pairs, "q": q})
+
+
+def public_registration(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_for(request, slug)
+    if not tournament.accepts_public_registrations:
+        return render(request, "torneo/registration_closed.html", {"tournament": tournament}, status=200)
+    if request.method == "POST" and (refused := registration_refused(request, tournament)):
+        return refused  # too many registrations from this client (torneo/ratelimit.py)
+    form = PairForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        with service_errors(form) as call:
+            pair = pair_register(
+                tournament=tournament,
+                players=form.players(),
+                name=form.cleaned_data["name"],
+                source=Pair.Source.PUBLIC_FORM,
+            )
+        if call.ok:
+            if pair.status == Pair.Status.WAITLISTED:
+                messages.warning(
+                    request,
+                    _("El torneo está completo: la pareja %(p)s queda en lista de espera.") % {"p": pair},
+                )
+            else:
+                messages.success(
+                    request, _("Pareja %(p)s inscrita con el número %(n)d.") % {"p": pair, "n": pair.number}
+                )
+            return redirect("tournament_pairs", slug=tournament.slug)
+    return render(request, "torneo/registration_form.html", {"tournament": tournament, "form": form})
+
+
+@require_POST
+def pair_withdraw_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A player withdraws their own pair (before play); staff any pair."""
+    tournament = tournament_for(request, slug)
+    pair = get_object_or_404(Pair, tournament=tournament, number=number)
+    if not can_withdraw(request.user, pair):
+        if not request.user.is_authenticated:
+            raise LoginRequired
         raise PermissionDenied
-    form = TournamentForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            tournament = tournament_create(by=request.user, data=_model_data(form))
-        except ValidationError as exc:
-            attach_errors(form, exc)
-        else:
-            messages.success(request, _("Torneo creado."))
-            return redirect("manage_dashboard", slug=tournament.slug)
-    return render(request, "torneo/manage/tournament_form.html", {"form": form, "tournament": None})
-
-
-def _model_data(form: TournamentForm) -> dict:  # type: ignore[type-arg]
-    return {name: form.cleaned_data[name] for name in form.Meta.fields}
-
-
-def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = tournament_for(request, slug, Action.VIEW_PRIVATE)
-    context = {
-        "tournament": tournament,
-        "counts": selectors.registration_counts(tournament),
-        "roles": roles_for(request.user, tournament),
-        "perms": {a.name: can(request.user, tournament, a) for a in Action},
-        "heartbeat_age": heartbeat_age(),
-        "heartbeat_stale_after": STALE_AFTER,
-    }
-    return render(request, "torneo/manage/dashboard.html", context)
-
-
-def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = tournament_for(request, slug, Action.TOURNAMENT_EDIT)
-    form = TournamentForm(request.POST or None, instance=tournament)
-    if request.method == "POST" and form.is_valid():
-        try:
-            tournament_update(tournament=tournament, data=_model_data(form))
-        except ValidationError as exc:
-            attach_errors(form, exc)
-        else:
-            messages.success(request, _("Cambios guardados."))
-            return redirect("manage_dashboard", slug=tournament.slug)
-    return render(request, "torneo/manage/tournament_form.html", {"form": form, "tournament": tournament})
-
-
-def sessions(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = tournament_for(request, slug, Action.TOURNAMENT_EDIT)
-    form = SessionForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            session_save(tournament=tournament, **form.cleaned_data)
-        except ValidationError as exc:
-            attach_errors(form, exc)
-        except TournamentError as exc:
-            form.add_error(None, str(exc))
-        else:
-            messages.success(request, _("Jornada añadida."))
-            return redirect("manage_sessions", slug=slug)
-    return render(
-        request,
-        "torneo/manage/sessions.html",
-        {"tournament": tournament, "form": form, "sessions": tournament.sessions.all()},
-    )
-
-
-@require_POST
-def session_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = tournament_for(request, slug, Action.TOURNAMENT_EDIT)
-    session_delete(session=get_object_or_404(Session, tournament=tournament, pk=pk))
-    messages.success(request, _("Jornada eliminada."))
-    return redirect("manage_sessions", slug=slug)
-
-
-def roles(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = tournament_for(request, slug, Action.ROLES_MANAGE)
-    form = RoleForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            role_grant(tournament=tournament, **form.cleaned_data)
-        except ValidationError as exc:
-            attach_errors(form, exc)
-        else:
-            messages.success(request, _("Función asignada."))
-            return redirect("manage_roles", slug=slug)
-    return render(
-        request,
-        "torneo/manage/roles.html",
-        {"tournament": tournament, "form": form, "staff": selectors.staff_of(tournament)},
-    )
-
-
-@require_POST
-def role_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = tournament_for(request, slug, Action.ROLES_MANAGE)
+    form = WithdrawForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
-        role_revoke(tournament_role=get_object_or_404(TournamentRole, tournament=tournament, pk=pk))
+        promoted = pair_withdraw(pair=pair, reason=reason)
     except TournamentError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("Función retirada."))
-    return redirect("manage_roles", slug=slug)
+        messages.success(request, _("La pareja %(p)s se ha retirado del torneo.") % {"p": pair})
+        if promoted:
+            messages.info(request, _("La pareja %(p)s sube de la lista de espera.") % {"p": promoted})
+    return redirect(safe_next(request, tournament.get_absolute_url()))
+
+
+# --- staff pages: the mesa de control ------------------------------------------------------------
 
 
 def pairs(request: HttpRequest, slug: str) -> HttpResponse:
@@ -173,11 +111,11 @@ def pairs(request: HttpRequest, slug: str) -> HttpResponse:
     statuses = [status] if status in Pair.Status.values else None
     context = {
         "tournament": tournament,
-        "pairs": selectors.pairs_of(tournament, q=q, statuses=statuses),
+        "pairs": pairs_of(tournament, q=q, statuses=statuses),
         "q": q,
         "status": status,
         "statuses": Pair.Status.choices,
-        "counts": selectors.registration_counts(tournament),
+        "counts": registration_counts(tournament),
         "can_manage": can(request.user, tournament, Action.PAIRS_MANAGE),
     }
     return render(request, "torneo/manage/pairs.html", context)
@@ -187,18 +125,14 @@ def pair_new(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug, Action.PAIRS_MANAGE)
     form = PairForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
-        try:
+        with service_errors(form) as call:
             pair = pair_register(
                 tournament=tournament,
                 players=form.players(),
                 name=form.cleaned_data["name"],
                 source=Pair.Source.CONTROL,
             )
-        except ValidationError as exc:
-            attach_errors(form, exc)
-        except TournamentError as exc:
-            form.add_error(None, str(exc))
-        else:
+        if call.ok:
             messages.success(
                 request,
                 _("Pareja %(n)d · %(p)s: %(s)s.") % {"n": pair.number, "p": pair, "s": pair.get_status_display()},
@@ -209,20 +143,16 @@ def pair_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 def pair_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = tournament_for(request, slug, Action.PAIRS_MANAGE)
-    pair = get_object_or_404(selectors.pairs_with_players(), tournament=tournament, number=number)
+    pair = get_object_or_404(pairs_with_players(), tournament=tournament, number=number)
     form = PairForm(request.POST or None, tournament=tournament, initial=PairForm.initial_for(pair))
     if request.method == "POST" and form.is_valid():
         try:
             version = int(request.POST.get("version", "0")) or None
         except ValueError:
             version = None
-        try:
+        with service_errors(form) as call:
             pair_update(pair=pair, players=form.players(), name=form.cleaned_data["name"], expected_version=version)
-        except ValidationError as exc:
-            attach_errors(form, exc)
-        except TournamentError as exc:
-            form.add_error(None, str(exc))
-        else:
+        if call.ok:
             messages.success(request, _("Pareja %(n)d guardada.") % {"n": pair.number})
             return redirect("manage_pairs", slug=slug)
     return render(

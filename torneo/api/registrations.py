@@ -1,20 +1,18 @@
-"""API v1: tournaments, players, pairs, registrations and check-in. Thin: services do the writes."""
-
-from typing import Any
+"""API v1: a tournament's pairs (registration, editing, check-in, withdrawal, CSV import), the public
+registration and the players of the tournaments where you are staff (RGPD erasure included).
+Thin: services do the writes."""
 
 from django.db.models import QuerySet
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, status, viewsets
-from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from torneo import selectors
+from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction
 from torneo.api.serializers import (
     ImportSerializer,
@@ -22,13 +20,13 @@ from torneo.api.serializers import (
     PairPublicSerializer,
     PairWriteSerializer,
     PlayerSerializer,
-    TournamentSerializer,
     WithdrawSerializer,
 )
 from torneo.identity import normalize_name
-from torneo.models import Pair, Player, Tournament
-from torneo.permissions import Action, can, can_create_tournament, can_view, can_withdraw
-from torneo.ratelimit import LOGIN_REFUSED, LOGIN_THROTTLES, REGISTRATION_REFUSED, RegistrationThrottle, ThrottleMessage
+from torneo.models import Pair, Player
+from torneo.permissions import Action, can, can_withdraw
+from torneo.ratelimit import REGISTRATION_REFUSED, RegistrationThrottle, ThrottleMessage
+from torneo.selectors.registrations import pairs_of, pairs_with_players
 from torneo.services.personal_data import player_erase_personal_data
 from torneo.services.registrations import (
     pair_check_in,
@@ -38,56 +36,6 @@ from torneo.services.registrations import (
     pair_withdraw,
 )
 from torneo.services.registrations_csv import CsvImportError, registrations_import_csv
-from torneo.services.tournaments import tournament_create, tournament_update
-
-
-class TournamentViewSet(
-    mixins.ListModelMixin,
-    mixins.RetrieveModelMixin,
-    mixins.CreateModelMixin,
-    mixins.UpdateModelMixin,
-    viewsets.GenericViewSet,
-):
-    """Tournaments: the public ones, plus those where you hold a role."""
-
-    serializer_class = TournamentSerializer
-    lookup_field = "slug"
-
-    def get_queryset(self) -> QuerySet[Tournament]:
-        return selectors.tournaments_visible_to(self.request.user).prefetch_related("sessions")
-
-    def get_object(self) -> Tournament:
-        tournament = get_object_or_404(Tournament.objects.prefetch_related("sessions"), slug=self.kwargs["slug"])
-        if not can_view(self.request.user, tournament):
-            raise Http404
-        if self.action in ("update", "partial_update") and not can(
-            self.request.user, tournament, Action.TOURNAMENT_EDIT
-        ):
-            raise PermissionDenied
-        return tournament
-
-    def perform_create(self, serializer: TournamentSerializer) -> None:
-        if not can_create_tournament(self.request.user):
-            raise PermissionDenied
-        serializer.instance = tournament_create(by=self.request.user, data=dict(serializer.validated_data))
-
-    def perform_update(self, serializer: TournamentSerializer) -> None:
-        serializer.instance = tournament_update(tournament=serializer.instance, data=dict(serializer.validated_data))
-
-
-class TournamentScoped:
-    """Views under /tournaments/<slug>/: the tournament, 404 when this user may not see it."""
-
-    kwargs: dict[str, Any]
-    request: Request
-
-    def get_tournament(self) -> Tournament:
-        if not hasattr(self, "_tournament"):
-            tournament = get_object_or_404(Tournament, slug=self.kwargs["tournament_slug"])
-            if not can_view(self.request.user, tournament):
-                raise Http404
-            self._tournament = tournament
-        return self._tournament
 
 
 class PairViewSet(TournamentScoped, viewsets.GenericViewSet):
@@ -106,7 +54,7 @@ class PairViewSet(TournamentScoped, viewsets.GenericViewSet):
     def get_queryset(self) -> QuerySet[Pair]:
         if getattr(self, "swagger_fake_view", False):  # schema generation: no tournament
             return Pair.objects.none()
-        qs = selectors.pairs_of(self.get_tournament(), q=self.request.query_params.get("q", "")[:100])
+        qs = pairs_of(self.get_tournament(), q=self.request.query_params.get("q", "")[:100])
         if not self._private():
             qs = qs.filter(status__in=[Pair.Status.CONFIRMED, Pair.Status.WAITLISTED])
         return qs
@@ -122,7 +70,7 @@ class PairViewSet(TournamentScoped, viewsets.GenericViewSet):
         return PairPrivateSerializer if self._private() else PairPublicSerializer
 
     def _out(self, pair: Pair, code: int = status.HTTP_200_OK) -> Response:
-        pair = selectors.pairs_with_players().get(pk=pair.pk)
+        pair = pairs_with_players().get(pk=pair.pk)
         return Response(PairPrivateSerializer(pair).data, status=code)
 
     @extend_schema(responses=PairPublicSerializer(many=True))
@@ -221,17 +169,8 @@ class RegistrationViewSet(ThrottleMessage, TournamentScoped, viewsets.GenericVie
             name=serializer.validated_data["name"],
             source=Pair.Source.PUBLIC_FORM,
         )
-        pair = selectors.pairs_with_players().get(pk=pair.pk)
+        pair = pairs_with_players().get(pk=pair.pk)
         return Response(PairPublicSerializer(pair).data, status=status.HTTP_201_CREATED)
-
-
-class TokenView(ThrottleMessage, ObtainAuthToken):
-    """A user's API token for their username and password. Too many failed attempts from one
-    address, or for one username, are refused for a while (429 with Retry-After), the right
-    password too; the login form counts the same failures. Rules: torneo/ratelimit.py."""
-
-    throttle_classes = LOGIN_THROTTLES
-    throttle_message = LOGIN_REFUSED
 
 
 class PlayerViewSet(viewsets.ReadOnlyModelViewSet):

@@ -1,18 +1,14 @@
-"""Forms: they collect and type-check input; the services decide and write.
+"""Forms of registrations: a pair (or trío) with each player's details, the CSV import, a withdrawal.
+The pair forms' fields are named `player_field_name(i, field)` ('p1_first_name'…)."""
 
-Service errors come keyed 'players.<i>.<field>'; `attach_errors` puts each on its form field.
-"""
-
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from torneo.models import Session, Tournament, TournamentRole
+from torneo.models import Tournament
 from torneo.services.registrations import PLAYER_FIELDS, PlayerData
-from torneo.services.tournaments import TOURNAMENT_FIELDS
 
 _PLAYER_LABELS = {
     "first_name": _("Nombre"),
@@ -34,32 +30,6 @@ _INPUT_ATTRS = {
 
 def player_field_name(index: int, field: str) -> str:
     return f"p{index + 1}_{field}"
-
-
-def _pair_form_field(key: str) -> str | None:
-    """'players.1.email' -> 'p2_email' (the pair forms' field names); other keys unchanged."""
-    parts = key.split(".")
-    if len(parts) == 3 and parts[0] == "players":
-        return player_field_name(int(parts[1]), parts[2])
-    return key
-
-
-def attach_errors(
-    form: forms.Form, error: ValidationError, field_for: Callable[[str], str | None] = _pair_form_field
-) -> None:
-    """Put a service's ValidationError on the form's matching fields (or on the whole form).
-
-    `field_for` maps the service's error keys to the form's field names (None: a non-field error).
-    """
-    if not hasattr(error, "error_dict"):
-        form.add_error(None, error)
-        return
-    for key, errors in error.error_dict.items():
-        target = field_for(key)
-        if target not in form.fields:
-            target = None
-        for e in errors:
-            form.add_error(target, e)
 
 
 class PairForm(forms.Form):
@@ -106,36 +76,6 @@ class PairForm(forms.Form):
             for field in PLAYER_FIELDS:
                 initial[player_field_name(index, field)] = getattr(member.player, field)
         return initial
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(format="%Y-%m-%d", **kwargs)
-
-
-class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
-    class Meta:
-        model = Tournament
-        fields = [f for f in TOURNAMENT_FIELDS if f != "slug"]
-        widgets = {
-            "start_date": DateInput(),
-            "end_date": DateInput(),
-            "description": forms.Textarea(attrs={"rows": 3}),
-        }
-
-
-class SessionForm(forms.ModelForm):  # type: ignore[type-arg]
-    class Meta:
-        model = Session
-        fields = ["name", "starts_at", "courtesy_minutes"]
-        widgets = {"starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")}
-
-
-class RoleForm(forms.Form):
-    username = forms.CharField(label=_("Usuario o correo"), max_length=150)
-    role = forms.ChoiceField(label=_("Función"), choices=TournamentRole.Role.choices)
 
 
 class CsvImportForm(forms.Form):

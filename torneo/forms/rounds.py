@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from torneo.models import Draw, Session, Tournament
-from torneo.selectors_rounds import jueces_of, person_label
+from torneo.selectors.rounds import jueces_of, person_label
 
 PUBLIC_VALUE_REQUIRED = _("Escribe el valor público obtenido en la sala (un número cantado, los dados…).")
 WITNESS_REQUIRED = _("Indica el juez presente en el sorteo (AMM 5.5).")

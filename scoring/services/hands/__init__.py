@@ -1,0 +1,68 @@
+"""Recorded hands (manos anotadas): record, edit (a new version) and delete a hand of a match; the
+mus engine validates each hand as it is saved; the juego's running tantos follow from its valid
+hands, and the match result from the recorded juegos.
+
+One module per job: ``permissions`` who may record; ``records`` reading and checking one record
+(rules 1 and 2); ``count`` the juego's running count (rules 3 and 4); ``result`` following the
+match result (rule 5); ``writes`` the writes (record, edit, delete), which use the other four.
+Imports go one way, records → count → result → writes (permissions stands apart).
+
+The rules of the record, precisely (README «Manos anotadas» says the same to users):
+
+1. Typing mistakes are refused and nothing is written: a record that does not follow the
+   engine's format (``RecordFormatError``, keyed by its field) and a deal that cannot exist — a
+   card that is not one, a card twice, a hand without four cards (keyed ``hands[<seat>]``). The
+   cards are optional (AMM 3.4.c has them shown at the end of every hand, but a table may not
+   note them): four hands or none. Tantos no hand can have are typing mistakes too: a score
+   before the hand outside 0 to tantos per juego − 1 (a juego decided at fewer tantos, AMM 6.4,
+   still starts below it), envites of one lance adding up to more than 100, a claimed score after
+   the hand below 0 or above tantos per juego − 1 + 100 (``records._check_tantos``).
+2. Everything else the engine finds is a fact about the play and the hand is stored with it:
+   false declarations by seat and lance (AMM 4.1a), illegal betting, claimed tantos that differ
+   from the count (AMM 3.13), an impossible score. A disputed hand is recorded as it happened;
+   the jueces' rulings (chapter IV) start from it.
+3. The running tantos: the juego's current hands are replayed in order by the engine
+   (``replay_game``, with the recorded mano of each hand). A hand **counts** when it has no
+   finding of severity error — its own, or of the sequence (its score before is not the score
+   after the previous hand, AMM 1.5; it follows the end of the juego) — and every hand before it
+   counted. The first hand with an error **stops the count** of its juego: it and the hands
+   after it are kept but do not count until it is corrected (a new version) or deleted. Counted
+   hands score what the engine counts, never what was claimed. A hand without cards cannot be
+   checked: it counts at the table's claimed score after the hand (required), with an «aviso»;
+   recorded by a player, it cannot close a juego (an error, ``sin_cartas_decide``): a side would
+   be declaring its own win.
+4. A juego closes when a counted hand takes a pair to the tournament's tantos per juego or wins
+   an accepted órdago (AMM 1.7.a); a later hand of that juego is an error. The next hand starts
+   the next juego, mano continuing to alternate (AMM 2.8).
+5. The match: when the closed juegos, in order, give a pair the tournament's juegos to win, the
+   result is submitted through ``result_submit(source=HANDS)`` (double check, AMM 3.16, and the
+   3.18 lock included). Recorded by a player, it is only proposed, double check or not, until the
+   mesa de control or the losing pair confirms it — never the side that recorded it. A result the
+   mesa de control or a player entered otherwise is never overwritten: a difference is reported.
+   A refusal (3.18, a conflict) is reported too; the hand stays saved.
+
+Writes lock the tournament row and then the match row (the order of result_submit and the draw
+services), so two phones recording the same table get consecutive numbers, never the same one.
+
+The names below are re-exported for the rest of the site; a test that patches a name must patch
+it in the module that looks it up (e.g. ``scoring.services.hands.writes.MAX_HANDS_PER_GAME``).
+"""
+
+from scoring.services.hands.permissions import can_change_hand, can_record_hands
+from scoring.services.hands.records import MAX_LANCE_STAKE, max_score_after, other
+from scoring.services.hands.result import juegos_result
+from scoring.services.hands.writes import HandSaved, hand_delete, hand_edit, hand_record, next_mano
+
+__all__ = [
+    "MAX_LANCE_STAKE",
+    "HandSaved",
+    "can_change_hand",
+    "can_record_hands",
+    "hand_delete",
+    "hand_edit",
+    "hand_record",
+    "juegos_result",
+    "max_score_after",
+    "next_mano",
+    "other",
+]

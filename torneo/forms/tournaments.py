@@ -1,0 +1,39 @@
+"""Forms of tournaments: a tournament, its jornadas and its staff's functions."""
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from torneo.models import Session, Tournament, TournamentRole
+from torneo.services.tournaments import TOURNAMENT_FIELDS
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(format="%Y-%m-%d", **kwargs)
+
+
+class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = Tournament
+        fields = [f for f in TOURNAMENT_FIELDS if f != "slug"]
+        widgets = {
+            "start_date": DateInput(),
+            "end_date": DateInput(),
+            "description": forms.Textarea(attrs={"rows": 3}),
+        }
+
+
+class SessionForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = Session
+        fields = ["name", "starts_at", "courtesy_minutes"]
+        widgets = {"starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")}
+
+
+class RoleForm(forms.Form):
+    username = forms.CharField(label=_("Usuario o correo"), max_length=150)
+    role = forms.ChoiceField(label=_("Función"), choices=TournamentRole.Role.choices)

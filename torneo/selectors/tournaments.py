@@ -1,0 +1,40 @@
+"""Reads of tournaments: the public list, the ones visible to or managed by a user, a tournament's
+staff. Querysets with what their templates need, in a fixed number of queries."""
+
+from django.db.models import Count, Q, QuerySet
+
+from torneo.models import Pair, Tournament, TournamentRole
+
+
+def tournaments_public() -> QuerySet[Tournament]:
+    """Listed tournaments that are not drafts, with their number of registered pairs."""
+    return (
+        Tournament.objects.filter(listed=True)
+        .exclude(status=Tournament.Status.DRAFT)
+        .annotate(pair_count=Count("pairs", filter=Q(pairs__status=Pair.Status.CONFIRMED)))
+        .order_by("-start_date", "name")
+    )
+
+
+def tournaments_visible_to(user) -> QuerySet[Tournament]:  # type: ignore[no-untyped-def]
+    """For the API list: public tournaments plus, for staff, the ones where they hold a role."""
+    visible = Q(listed=True) & ~Q(status=Tournament.Status.DRAFT)
+    if user.is_superuser:
+        return Tournament.objects.order_by("-start_date", "name")
+    if user.is_authenticated:
+        staff_of_ids = TournamentRole.objects.filter(user=user).values("tournament_id")
+        visible |= Q(pk__in=staff_of_ids)
+    return Tournament.objects.filter(visible).order_by("-start_date", "name")
+
+
+def tournaments_managed_by(user) -> QuerySet[Tournament]:  # type: ignore[no-untyped-def]
+    qs = Tournament.objects.all() if user.is_superuser else Tournament.objects.filter(roles__user=user).distinct()
+    return qs.annotate(
+        pair_count=Count("pairs", filter=Q(pairs__status=Pair.Status.CONFIRMED), distinct=True)
+    ).order_by("-start_date", "name")
+
+
+def staff_of(tournament: Tournament) -> QuerySet[TournamentRole]:
+    return (
+        TournamentRole.objects.filter(tournament=tournament).select_related("user").order_by("role", "user__username")
+    )

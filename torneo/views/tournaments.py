@@ -1,0 +1,165 @@
+"""Pages of tournaments: the public list, a tournament's page and its live version; the staff's
+tournaments, creating and editing one, its dashboard, jornadas and functions."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from torneo.errors import TournamentError
+from torneo.forms.errors import service_errors
+from torneo.forms.tournaments import RoleForm, SessionForm, TournamentForm
+from torneo.models import Session, TournamentRole
+from torneo.permissions import Action, can, can_create_tournament, roles_for
+from torneo.selectors.registrations import registration_counts
+from torneo.selectors.tournaments import staff_of, tournaments_managed_by, tournaments_public
+from torneo.services.system import STALE_AFTER, heartbeat_age
+from torneo.services.tournaments import (
+    role_grant,
+    role_revoke,
+    session_delete,
+    session_save,
+    tournament_create,
+    tournament_update,
+)
+from torneo.views.access import tournament_for
+from torneo.views.registrations import _my_pairs
+
+# --- public pages --------------------------------------------------------------------------------
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "torneo/home.html", {"tournaments": tournaments_public()})
+
+
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_for(request, slug)
+    context = {
+        "tournament": tournament,
+        "counts": registration_counts(tournament),
+        "sessions": tournament.sessions.all(),
+        "is_staff": can(request.user, tournament, Action.VIEW_PRIVATE),
+        "my_pairs": _my_pairs(request, tournament),
+    }
+    return render(request, "torneo/tournament_detail.html", context)
+
+
+def tournament_live(request: HttpRequest, slug: str) -> JsonResponse:
+    """The tournament's live version: public pages poll it (static/js/live.js), cheaply."""
+    tournament = tournament_for(request, slug)
+    response = JsonResponse({"version": tournament.live_version})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# --- staff pages ---------------------------------------------------------------------------------
+
+
+@login_required
+def my_tournaments(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "torneo/manage/my_tournaments.html",
+        {
+            "tournaments": tournaments_managed_by(request.user),
+            "can_create": can_create_tournament(request.user),
+        },
+    )
+
+
+@login_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    if not can_create_tournament(request.user):
+        raise PermissionDenied
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with service_errors(form, let_through=(TournamentError,)) as call:
+            tournament = tournament_create(by=request.user, data=_model_data(form))
+        if call.ok:
+            messages.success(request, _("Torneo creado."))
+            return redirect("manage_dashboard", slug=tournament.slug)
+    return render(request, "torneo/manage/tournament_form.html", {"form": form, "tournament": None})
+
+
+def _model_data(form: TournamentForm) -> dict:  # type: ignore[type-arg]
+    return {name: form.cleaned_data[name] for name in form.Meta.fields}
+
+
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_for(request, slug, Action.VIEW_PRIVATE)
+    context = {
+        "tournament": tournament,
+        "counts": registration_counts(tournament),
+        "roles": roles_for(request.user, tournament),
+        "perms": {a.name: can(request.user, tournament, a) for a in Action},
+        "heartbeat_age": heartbeat_age(),
+        "heartbeat_stale_after": STALE_AFTER,
+    }
+    return render(request, "torneo/manage/dashboard.html", context)
+
+
+def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_for(request, slug, Action.TOURNAMENT_EDIT)
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        with service_errors(form, let_through=(TournamentError,)) as call:
+            tournament_update(tournament=tournament, data=_model_data(form))
+        if call.ok:
+            messages.success(request, _("Cambios guardados."))
+            return redirect("manage_dashboard", slug=tournament.slug)
+    return render(request, "torneo/manage/tournament_form.html", {"form": form, "tournament": tournament})
+
+
+def sessions(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_for(request, slug, Action.TOURNAMENT_EDIT)
+    form = SessionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with service_errors(form) as call:
+            session_save(tournament=tournament, **form.cleaned_data)
+        if call.ok:
+            messages.success(request, _("Jornada añadida."))
+            return redirect("manage_sessions", slug=slug)
+    return render(
+        request,
+        "torneo/manage/sessions.html",
+        {"tournament": tournament, "form": form, "sessions": tournament.sessions.all()},
+    )
+
+
+@require_POST
+def session_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = tournament_for(request, slug, Action.TOURNAMENT_EDIT)
+    session_delete(session=get_object_or_404(Session, tournament=tournament, pk=pk))
+    messages.success(request, _("Jornada eliminada."))
+    return redirect("manage_sessions", slug=slug)
+
+
+def roles(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_for(request, slug, Action.ROLES_MANAGE)
+    form = RoleForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with service_errors(form, let_through=(TournamentError,)) as call:
+            role_grant(tournament=tournament, **form.cleaned_data)
+        if call.ok:
+            messages.success(request, _("Función asignada."))
+            return redirect("manage_roles", slug=slug)
+    return render(
+        request,
+        "torneo/manage/roles.html",
+        {"tournament": tournament, "form": form, "staff": staff_of(tournament)},
+    )
+
+
+@require_POST
+def role_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = tournament_for(request, slug, Action.ROLES_MANAGE)
+    try:
+        role_revoke(tournament_role=get_object_or_404(TournamentRole, tournament=tournament, pk=pk))
+    except TournamentError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Función retirada."))
+    return redirect("manage_roles", slug=slug)
