@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 
-from scoring import selectors
+from scoring.selectors import standings as selectors
 from torneo import csvsafe, snapshot
 from torneo.models import Tournament
 

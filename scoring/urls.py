@@ -1,27 +1,37 @@
 """Results, standings, bracket and classification: public pages under resultados/, clasificacion/
-and cuadro/; the mesa de control's pages under gestion/resultados/ (included under torneos/<slug>/)."""
+and cuadro/; the mesa de control's pages under gestion/resultados/. The players' view and recorded
+hands (public pages; writes checked on the server): find yourself, the pair page, a match's
+recorded hands, the staff's index of tables. All included under torneos/<slug>/."""
 
 from django.urls import path
 
-from scoring.views import entry, public
+from scoring.views import hands, players, results, standings
 
 urlpatterns = [
     # Public
-    path("resultados/", public.results, name="results"),
-    path("resultados/resultados.csv", public.results_csv, name="results_csv"),
-    path("resultados/ronda-<int:number>.csv", public.results_csv, name="results_round_csv"),
-    path("clasificacion/", public.standings, name="standings"),
-    path("clasificacion/clasificacion.csv", public.standings_csv, name="standings_csv"),
-    path("clasificacion/final/", public.classification, name="classification"),
-    path("clasificacion/final.csv", public.classification_csv, name="classification_csv"),
-    path("cuadro/", public.bracket, name="bracket"),
+    path("resultados/", results.results, name="results"),
+    path("resultados/resultados.csv", results.results_csv, name="results_csv"),
+    path("resultados/ronda-<int:number>.csv", results.results_csv, name="results_round_csv"),
+    path("clasificacion/", standings.standings, name="standings"),
+    path("clasificacion/clasificacion.csv", standings.standings_csv, name="standings_csv"),
+    path("clasificacion/final/", standings.classification, name="classification"),
+    path("clasificacion/final.csv", standings.classification_csv, name="classification_csv"),
+    path("cuadro/", standings.bracket, name="bracket"),
     # A second person, or a player of the losing pair from a phone (AMM 3.16)
-    path("resultados/acta/<int:submission_id>/confirmar/", entry.result_confirm_view, name="result_confirm"),
-    path("resultados/acta/<int:submission_id>/rechazar/", entry.result_reject_view, name="result_reject"),
+    path("resultados/acta/<int:submission_id>/confirmar/", results.result_confirm_view, name="result_confirm"),
+    path("resultados/acta/<int:submission_id>/rechazar/", results.result_reject_view, name="result_reject"),
     # Mesa de control
-    path("gestion/resultados/", entry.results_entry, name="results_entry"),
-    path("gestion/resultados/mesa.json", entry.results_lookup, name="results_lookup"),
-    path("gestion/resultados/estado.json", entry.results_status, name="results_status"),
-    path("gestion/resultados/confirmar/", entry.results_queue, name="results_queue"),
-    path("gestion/resultados/partida/<int:match_id>/", entry.result_history, name="result_history"),
+    path("gestion/resultados/", results.results_entry, name="results_entry"),
+    path("gestion/resultados/mesa.json", results.results_lookup, name="results_lookup"),
+    path("gestion/resultados/estado.json", results.results_status, name="results_status"),
+    path("gestion/resultados/confirmar/", results.results_queue, name="results_queue"),
+    path("gestion/resultados/partida/<int:match_id>/", results.result_history, name="result_history"),
+    # The players' view
+    path("jugadores/", players.find_player, name="find_player"),
+    path("parejas/<int:number>/ficha/", players.pair_page, name="pair_page"),
+    # Recorded hands
+    path("partidas/<int:match_id>/manos/", hands.match_hands, name="hands_match"),
+    path("partidas/<int:match_id>/manos/<int:hand_id>/", hands.hand_detail, name="hand_detail"),
+    path("partidas/<int:match_id>/manos/<int:hand_id>/borrar/", hands.hand_delete_view, name="hand_delete"),
+    path("manos/", hands.hands_index, name="hands_index"),
 ]

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PURE_CORES = ("scoring.mus", "scoring.standings", "torneo.clock", "torneo.draws")
 NOT_PURE = ("torneo.draws.manager",)  # the draws' one bridge to the database
 TORNEO_MAY_IMPORT_SCORING = ("torneo.demo.build",)
-WEB = ("views", "views_hands", "views_players", "forms", "forms_hands", "api", "urls", "urls_players")
+WEB = ("views", "forms", "api", "urls")
 
 
 def _module_name(path: Path) -> str:
@@ -103,7 +103,7 @@ def _layer(module: str) -> str:
     layer = parts[1]
     if layer in WEB:
         return "web"
-    if layer in ("services", "selectors", "selectors_players", "snapshot"):
+    if layer in ("services", "selectors", "snapshot"):
         return "reads-writes"
     if layer == "models":
         return "models"

@@ -4,14 +4,23 @@ Roles are per tournament (TournamentRole): organizer, mesa de control, juez. The
 implicit (a user linked to a player of a pair in the tournament) and only ever concerns that
 player's own pair. Everyone else is the public: read-only pages of non-draft tournaments.
 Superusers hold every role everywhere.
+
+Every "who may …" question has its home here (Zulip's pattern): ``can`` answers for a role and an
+action; ``is_member_of`` / ``is_player_of`` for the player role; ``access_match`` fetches a match
+of a tournament and checks the user may act on it, for every view and API endpoint that starts
+from a match id. The services then check the state (a locked round, a stale version) and write.
 """
 
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404
 
-from torneo.models import Pair, PairMember, Tournament, TournamentRole
+from torneo.models import Match, Pair, PairMember, Tournament, TournamentRole
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -83,11 +92,64 @@ def can_create_tournament(user: "User | AnonymousUser") -> bool:
     return user.is_authenticated and user.has_perm("torneo.add_tournament")
 
 
+def member_pairs(user: "User | AnonymousUser", pair_ids: Iterable[int | None]) -> set[int]:
+    """The pairs among ``pair_ids`` in which the user is a player: one query."""
+    ids = [p for p in pair_ids if p is not None]
+    if not user.is_authenticated or not ids:
+        return set()
+    return set(PairMember.objects.filter(pair_id__in=ids, player__user=user).values_list("pair_id", flat=True))
+
+
 def is_member_of(user: "User | AnonymousUser", pair: Pair) -> bool:
-    """The player role: the user is one of the pair's players."""
+    """The player role: the user is one of the pair's players. No query when the caller prefetched
+    the pair's members with their players (the pair pages do)."""
     if not user.is_authenticated:
         return False
-    return PairMember.objects.filter(pair=pair, player__user=user).exists()
+    prefetched = getattr(pair, "_prefetched_objects_cache", {}).get("members")
+    if prefetched is not None:
+        return any(m.player.user_id == user.pk for m in prefetched)
+    return bool(member_pairs(user, [pair.pk]))
+
+
+def is_player_of(user: "User | AnonymousUser", match: Match) -> bool:
+    """The player role, for a match: the user plays in one of its two pairs (an exenta has none)."""
+    if match.pair_b_id is None:
+        return False
+    return bool(member_pairs(user, [match.pair_a_id, match.pair_b_id]))
+
+
+def access_match(
+    user: "User | AnonymousUser",
+    tournament: Tournament,
+    match_id: object,
+    *,
+    action: Action | None = None,
+    players: bool = False,
+    playable: bool = False,
+    queryset: "QuerySet[Match] | None" = None,
+    lock: bool = False,
+) -> Match:
+    """The match ``match_id`` of ``tournament``, if the user may reach it; else Http404 or
+    PermissionDenied (both understood by the pages and the API).
+
+    ``action``: the staff action needed (None: a public read of a public tournament's match);
+    ``players``: a player of the match may too (their own match only); ``playable``: only a match
+    that is played — published and not an exenta — exists for this purpose; ``queryset``: the
+    caller's prefetches; ``lock``: lock the row for the caller's transaction."""
+    try:
+        pk = int(str(match_id))
+    except ValueError:
+        raise Http404 from None
+    qs = queryset if queryset is not None else Match.objects.select_related("round__tournament", "pair_a", "pair_b")
+    qs = qs.filter(pk=pk, round__tournament=tournament)
+    if lock:
+        qs = qs.select_for_update(of=("self",))
+    match = qs.first()
+    if match is None or (playable and (match.is_bye or not match.round.is_published)):
+        raise Http404
+    if action is not None and not can(user, tournament, action) and not (players and is_player_of(user, match)):
+        raise PermissionDenied
+    return match
 
 
 def can_withdraw(user: "User | AnonymousUser", pair: Pair) -> bool:

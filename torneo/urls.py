@@ -43,10 +43,8 @@ tournament_patterns = [
     path("gestion/rondas/<int:number>/publicar/", rounds.manage_round_publish, name="manage_round_publish"),
     path("gestion/rondas/<int:number>/anular/", rounds.manage_round_cancel, name="manage_round_cancel"),
     path("gestion/rondas/<int:number>/repetir-sorteo/", rounds.manage_round_redraw, name="manage_round_redraw"),
-    # Results and standings (scoring/urls.py), the players' view and recorded hands
-    # (scoring/urls_players.py).
+    # Results and standings, the players' view and recorded hands (scoring/urls.py).
     path("", include("scoring.urls")),
-    path("", include("scoring.urls_players")),
 ]
 
 urlpatterns = [

@@ -19,8 +19,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import selectors_players as selectors
 from scoring.models import RecordedGame, RecordedHand
+from scoring.selectors import hands as selectors
 from scoring.services.hands import (
     HandSaved,
     can_change_hand,

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import selectors_players as selectors
+from scoring.selectors import players as selectors
 from torneo.api.access import TournamentScoped
 from torneo.models import Pair
 

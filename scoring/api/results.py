@@ -14,8 +14,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring import selectors
 from scoring.models import ResultSubmission
+from scoring.selectors import results as selectors
 from scoring.services.results import can_confirm, result_confirm, result_reject, result_submit
 from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction

@@ -1,5 +1,5 @@
 """API for standings, the final classification and the bracket: the same data as the public pages
-(scoring.selectors), cached under the tournament's signature."""
+(scoring.selectors.standings), cached under the tournament's signature."""
 
 from typing import Any
 
@@ -9,8 +9,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring import selectors
 from scoring.api.results import PairBriefSerializer, ResultSerializer
+from scoring.selectors import standings as selectors
 from torneo.api.access import TournamentScoped
 
 

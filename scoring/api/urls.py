@@ -1,8 +1,10 @@
-"""API v1 routes for results, standings, classification and bracket (included under /api/v1/)."""
+"""API v1 routes for results, standings, classification and bracket, the players' view and recorded
+hands (included under /api/v1/)."""
 
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
+from scoring.api import hands, players
 from scoring.api.results import ResultViewSet, SubmissionViewSet
 from scoring.api.standings import StandingsViewSet
 
@@ -19,4 +21,22 @@ urlpatterns = [
     path("tournaments/<str:tournament_slug>/standings/", _standings, name="api_standings"),
     path("tournaments/<str:tournament_slug>/classification/", _classification, name="api_classification"),
     path("tournaments/<str:tournament_slug>/bracket/", _bracket, name="api_bracket"),
+    # The players' view
+    path("tournaments/<slug:tournament_slug>/players/", players.PlayerFindView.as_view(), name="api_find_player"),
+    path(
+        "tournaments/<slug:tournament_slug>/pairs/<int:number>/overview/",
+        players.PairOverviewView.as_view(),
+        name="api_pair_overview",
+    ),
+    # Recorded hands
+    path(
+        "tournaments/<slug:tournament_slug>/matches/<int:match_id>/hands/",
+        hands.MatchHandsView.as_view(),
+        name="api_match_hands",
+    ),
+    path(
+        "tournaments/<slug:tournament_slug>/matches/<int:match_id>/hands/<int:hand_id>/",
+        hands.HandView.as_view(),
+        name="api_hand",
+    ),
 ]

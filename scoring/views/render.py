@@ -1,16 +1,20 @@
 """The long repeated parts of the public pages — standings rows, classification rows, bracket nodes —
 written in Python rather than template loops: a 1,024-pair table is ~1,000 rows of ~10 cells, which
 the template engine renders in ~100 ms and these functions in a few. The page structure (headings,
-table heads, notes) stays in the templates; this markup mirrors templates/scoring/_pair.html."""
+table heads, notes) stays in the templates; this markup mirrors templates/scoring/_pair.html.
+
+Also `csv_response`, how the results and the standings pages send their CSV exports (scoring.exports)
+as a download."""
 
 from collections.abc import Iterable
 from html import escape
 from typing import Any
 
+from django.http import HttpResponse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from scoring.selectors import StandingsRow, StandingsTable
+from scoring.selectors.standings import StandingsRow, StandingsTable
 from torneo.snapshot import MatchInfo, PairInfo
 
 
@@ -86,3 +90,10 @@ def bracket_node(node: dict[str, Any]) -> str:
 
 def bracket_trees(roots: Iterable[dict[str, Any]]) -> SafeString:
     return mark_safe("".join(f'<div class="bk-tree">{bracket_node(n)}</div>' for n in roots))
+
+
+def csv_response(content: str, filename: str) -> HttpResponse:
+    """A CSV export (scoring.exports) as a download named `filename`."""
+    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from scoring import selectors
+from scoring.selectors import standings as selectors
 from scoring.services.results import result_submit
 from tests.factories import UserFactory, grant
 from tests.scoring import expel, playing, publish_next_round

@@ -232,7 +232,7 @@ def test_the_pair_page_says_eliminated_by_the_standings_own_survival_rule():
     """A "a 3 ceros" tournament with rondas finales from round 2: a pair that loses round 2 has
     fewer than the three losses allowed, but in the rondas finales one loss eliminates; the
     pair page and the standings say the same (both read scoring.standings' survival)."""
-    from scoring import selectors
+    from scoring.selectors import standings as selectors
     from torneo.models import Tournament
 
     sim = new_tournament(8, seed=3, format=Tournament.Format.CEROS, max_losses=3, final_phase_from_round=2)

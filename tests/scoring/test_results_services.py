@@ -4,8 +4,9 @@ corrections, conflicts, locking (AMM 3.18) and the double check (AMM 3.16)."""
 import pytest
 from django.core.exceptions import ValidationError
 
-from scoring import selectors
 from scoring.models import ResultSubmission
+from scoring.selectors.results import match_history
+from scoring.selectors.standings import bracket, classification, standings
 from scoring.services.results import can_confirm, is_locked, result_confirm, result_reject, result_submit
 from tests.factories import UserFactory, grant
 from tests.scoring import expel, playing, publish_next_round, world_match
@@ -96,7 +97,7 @@ def test_a_double_loss_in_a_fixed_bracket_gives_the_next_opponent_an_exenta_amm_
     exenta = semis.matches.get(slot=0)
     assert (exenta.pair_a_id, exenta.pair_b_id, exenta.outcome) == (matches[1].pair_a_id, None, Outcome.BYE)
     # The bracket shows the double loss next to the exenta it caused.
-    tree = selectors.bracket(Tournament.objects.get(pk=sim.tournament.pk))
+    tree = bracket(Tournament.objects.get(pk=sim.tournament.pk))
     node = next(n for n in tree.roots if n["match"].id == exenta.pk)
     assert {c["match"].id for c in node["children"]} == {matches[0].pk, matches[1].pk}
 
@@ -107,7 +108,7 @@ def test_a_double_loss_in_a_liguilla_is_a_loss_for_both_and_the_schedule_goes_on
     result_submit(match=matches[0], by=sim.organizer, outcome=Outcome.DOUBLE_LOSS, games_a=1, games_b=1)
     result_submit(match=matches[1], by=sim.organizer, games_a=3, games_b=0)
     assert len(playing(publish_next_round(sim))) == 2
-    (table,) = selectors.standings(Tournament.objects.get(pk=sim.tournament.pk)).tables
+    (table,) = standings(Tournament.objects.get(pk=sim.tournament.pk)).tables
     rows = {r.pair.id: r for r in table.rows}
     for pair in (matches[0].pair_a_id, matches[0].pair_b_id):
         assert (rows[pair].points, rows[pair].losses) == (0, 1)
@@ -160,9 +161,9 @@ def test_an_expelled_pair_is_not_drawn_and_not_classified_amm_3_16_b():
     second = publish_next_round(sim)
     assert matches[0].pair_a_id not in drawn(second) and len(drawn(second)) == 5
     t = Tournament.objects.get(pk=sim.tournament.pk)
-    rows = {r.pair.id: r for r in selectors.standings(t).tables[0].rows}
+    rows = {r.pair.id: r for r in standings(t).tables[0].rows}
     assert rows[matches[0].pair_a_id].status_label == "Expulsada"
-    result = selectors.classification(t)
+    result = classification(t)
     assert [p.id for p in result.excluded] == [matches[0].pair_a_id]
     assert matches[0].pair_a_id not in {r.pair.id for s in result.sections for r in s.rows}
 
@@ -245,7 +246,7 @@ def test_every_submission_is_a_version_and_corrections_keep_who_and_when():
     second = result_submit(
         match=match, by=sim.organizer, games_a=1, games_b=3, expected_version=1, reason="acta mal leída"
     )
-    history = selectors.match_history(match)
+    history = match_history(match)
     assert [(s.version, s.status, s.submitted_by) for s in history] == [
         (2, Status.CONFIRMED, sim.organizer),
         (1, Status.SUPERSEDED, control),

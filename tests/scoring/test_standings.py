@@ -1,5 +1,5 @@
 """Standings as pure functions (scoring.standings) with hand-computed tables, and the standings of
-each format through scoring.selectors in a fixed number of queries."""
+each format through scoring.selectors.standings in a fixed number of queries."""
 
 import itertools
 
@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import selectors
+from scoring.selectors import standings as selectors
 from scoring.standings import (
     BYE,
     DOUBLE_LOSS,

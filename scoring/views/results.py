@@ -1,7 +1,10 @@
-"""The mesa de control's pages: fast entry by table number (with a JSON mode for
+"""The results pages. Public, phone first and live (static/js/live.js swaps <main> when a result
+arrives): the results of each round by table, and their CSV export.
+
+The mesa de control's pages: fast entry by table number (with a JSON mode for
 static/js/results-entry.js and a plain-form fallback), the confirmation queue of the double check,
 each match's history with corrections, and the confirmation a player of the losing pair gives from
-a phone (AMM 3.16). Thin: scoring.services.results decides, scoring.selectors reads."""
+a phone (AMM 3.16). Thin: scoring.services.results decides, scoring.selectors.results reads."""
 
 from typing import Any
 
@@ -14,21 +17,57 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import selectors
-from scoring.forms import CorrectionForm, EntryForm, RejectForm, ResultFields
+from scoring import exports
+from scoring.forms.results import CorrectionForm, EntryForm, RejectForm, ResultFields
 from scoring.models import ResultSubmission
-from scoring.services.results import (
-    can_confirm,
-    result_confirm,
-    result_reject,
-    result_submit,
-    round_locked,
-)
+from scoring.selectors import results as selectors
+from scoring.services.results import can_confirm, result_confirm, result_reject, result_submit, round_locked
+from scoring.views.render import csv_response
 from torneo.errors import Conflict, NotAllowed, TournamentError
 from torneo.forms.errors import attach_errors
 from torneo.models import Match, Round, Tournament
 from torneo.permissions import Action, can
 from torneo.views.access import LoginRequired, safe_next, tournament_for
+
+# --- public: the results of each round -------------------------------------------------------------------
+
+
+def results(request: HttpRequest, slug: str) -> HttpResponse:
+    """The results of one round (the current one by default), by table."""
+    tournament = tournament_for(request, slug)
+    rounds = selectors.published_rounds(tournament)
+    number = request.GET.get("ronda", "")
+    round_ = rounds[-1] if rounds else None
+    if number:
+        if not number.isdigit():
+            raise Http404
+        round_ = next((r for r in rounds if r.number == int(number)), None)
+        if round_ is None:
+            raise Http404
+    matches = selectors.round_matches(round_) if round_ else []
+    context = {
+        "tournament": tournament,
+        "rounds": rounds,
+        "round": round_,
+        "matches": matches,
+        "decided": sum(1 for m in matches if m.decided),
+        "is_staff": can(request.user, tournament, Action.VIEW_PRIVATE),
+    }
+    return render(request, "scoring/results.html", context)
+
+
+def results_csv(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
+    tournament = tournament_for(request, slug)
+    if (
+        number is not None
+        and not Round.objects.filter(tournament=tournament, number=number, status=Round.Status.PUBLISHED).exists()
+    ):
+        raise Http404
+    name = f"resultados-{tournament.slug}" + (f"-ronda-{number}" if number is not None else "") + ".csv"
+    return csv_response(exports.results_csv(tournament, number), name)
+
+
+# --- the mesa de control ---------------------------------------------------------------------------------
 
 # The entry script's texts, translated here and handed over with json_script ({x}: filled in by it).
 SCRIPT_STRINGS = {

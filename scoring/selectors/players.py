@@ -1,4 +1,5 @@
-"""Reads for the players' view (find yourself, the pair page) and for the recorded-hands pages.
+"""Reads for the players' view: find yourself by name, and the pair page (current table, opponent
+and times, every past match, results awaiting the pair's confirmation).
 
 Every function here runs a fixed number of queries whatever the tournament's size: the pair page
 of a 1,000-pair tournament costs what the page of a 16-pair one does.
@@ -7,16 +8,13 @@ of a 1,000-pair tournament costs what the page of a 16-pair one does.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from scoring.models import RecordedGame, RecordedHand, ResultSubmission
-from scoring.selectors import ceros_rules
-from scoring.services.hands import juegos_result, next_mano, other
+from scoring.models import ResultSubmission
+from scoring.selectors.standings import ceros_rules
 from scoring.standings import MatchRecord, survival
 from torneo import clock
 from torneo.models import Match, Pair, PairMember, Round, Tournament
@@ -217,131 +215,3 @@ def pair_page(tournament: Tournament, pair: Pair) -> PairPage:
 def is_member(user: Any, pair: Pair) -> bool:
     """The player role, from the prefetched members (no query)."""
     return bool(user.is_authenticated) and any(m.player.user_id == user.pk for m in pair.ordered_members())
-
-
-# --- recorded hands --------------------------------------------------------------------------
-
-SEAT_LABELS = (
-    gettext_lazy("mano"),
-    gettext_lazy("segundo"),
-    gettext_lazy("compañero del mano"),
-    gettext_lazy("postre"),
-)
-
-
-def notes(hand: RecordedHand) -> list[dict[str, Any]]:
-    """A hand's findings (its own and the sequence's) for a page, with the seat named."""
-    return [
-        {**f, "seat_label": SEAT_LABELS[f["seat"]] if isinstance(f.get("seat"), int) and 0 <= f["seat"] < 4 else ""}
-        for f in hand.all_findings
-    ]
-
-
-def match_for_hands(tournament: Tournament, match_id: int) -> Match | None:
-    return (
-        Match.objects.filter(pk=match_id, round__tournament=tournament)
-        .select_related("round__tournament", "pair_a", "pair_b")
-        .prefetch_related(
-            Prefetch("pair_a__members", queryset=_MEMBERS), Prefetch("pair_b__members", queryset=_MEMBERS)
-        )
-        .first()
-    )
-
-
-@dataclasses.dataclass
-class NextHand:
-    """What the form for the next hand is prefilled with."""
-
-    game_number: int
-    number: int
-    mano: str | None  # None: the first hand of the match, the table says who is mano
-    tantos: tuple[int, int]  # the running tantos, in the match's frame
-    new_game: bool
-
-    @property
-    def score_before(self) -> tuple[int, int] | None:
-        """The score before the hand as the engine writes it (A = this hand's mano pair)."""
-        if self.mano is None:
-            return None
-        a, b = self.tantos
-        return (a, b) if self.mano == "a" else (b, a)
-
-
-@dataclasses.dataclass
-class MatchHands:
-    match: Match
-    games: list[RecordedGame]  # each with `current_hands`
-    next: NextHand | None  # None when the recorded juegos already decide the match
-    decided: tuple[int, int, list[list[int]]] | None
-
-    @property
-    def juegos(self) -> tuple[int, int]:
-        won_a = sum(1 for g in self.games if g.winner == "a")
-        return won_a, sum(1 for g in self.games if g.winner == "b")
-
-
-def _games(match: Match) -> list[RecordedGame]:
-    hands = RecordedHand.objects.filter(is_current=True).select_related("recorded_by").order_by("number")
-    return list(
-        match.recorded_games.order_by("number").prefetch_related(
-            Prefetch("hands", queryset=hands, to_attr="current_hands")
-        )
-    )
-
-
-def next_hand(match: Match, games: Sequence[RecordedGame]) -> NextHand | None:
-    open_game = next((g for g in games if not g.is_closed), None)
-    if open_game is not None:
-        hands = open_game.current_hands
-        return NextHand(
-            open_game.number,
-            (hands[-1].number if hands else 0) + 1,
-            next_mano(open_game, hands),
-            (open_game.tantos_a, open_game.tantos_b),
-            new_game=False,
-        )
-    if juegos_result(list(games), match.round.tournament.games_to_win) is not None:
-        return None
-    mano = None
-    if games:
-        last = games[-1]
-        mano = other(last.current_hands[-1].mano_side) if last.current_hands else other(last.first_mano)
-    return NextHand(len(games) + 1, 1, mano, (0, 0), new_game=True)
-
-
-def match_hands(match: Match) -> MatchHands:
-    games = _games(match)
-    for game in games:
-        for hand in game.current_hands:
-            hand.notes = notes(hand)
-    return MatchHands(match, games, next_hand(match, games), juegos_result(games, match.round.tournament.games_to_win))
-
-
-def hand_versions(hand: RecordedHand) -> QuerySet[RecordedHand]:
-    """Every version of the same hand (same juego and number), newest first."""
-    return (
-        RecordedHand.objects.filter(game_id=hand.game_id, number=hand.number)
-        .select_related("recorded_by", "deleted_by")
-        .order_by("-version")
-    )
-
-
-def matches_for_hands(tournament: Tournament, round_number: int | None = None) -> tuple[Round | None, list[Match]]:
-    """The staff's index: a round's matches (the latest published by default) with their hands."""
-    rounds = Round.objects.filter(tournament=tournament, status=Round.Status.PUBLISHED)
-    round_ = (rounds.filter(number=round_number) if round_number else rounds.order_by("-number")).first()
-    if round_ is None:
-        return None, []
-    matches = list(
-        Match.objects.filter(round=round_, pair_b__isnull=False)
-        .select_related("pair_a", "pair_b")
-        .prefetch_related(
-            Prefetch("pair_a__members", queryset=_MEMBERS), Prefetch("pair_b__members", queryset=_MEMBERS)
-        )
-        .annotate(
-            hand_count=Count("recorded_games__hands", filter=Q(recorded_games__hands__is_current=True), distinct=True),
-            game_count=Count("recorded_games", distinct=True),
-        )
-        .order_by("pool", "table_number", "id")
-    )
-    return round_, matches

@@ -5,7 +5,7 @@ update themselves when results arrive (static/js/live.js)."""
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from scoring import selectors_players as selectors
+from scoring.selectors import players as selectors
 from torneo.views.access import tournament_for
 
 # ?intervalo= (ms) shortens the live poll of a page, e.g. for a browser test; never below this.

@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import selectors_players as selectors
-from scoring.forms_hands import HandForm, form_field
+from scoring.forms.hands import HandForm, form_field
 from scoring.models import RecordedHand
+from scoring.selectors import hands as selectors
 from scoring.services.hands import (
     HandSaved,
     can_change_hand,

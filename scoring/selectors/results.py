@@ -1,0 +1,161 @@
+"""Reads for the results pages and the API: a round's results by table (the public list), the mesa
+de control's entry state (tables missing an acta, those awaiting confirmation), what the mesa sees
+after typing a table, a match's history of actas and the double check's confirmation queue. A fixed
+number of queries whatever the number of pairs (torneo.snapshot's match and pair rows).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.models import ResultSubmission
+from scoring.services.results import round_locked
+from torneo.models import Match, Round, Tournament
+from torneo.snapshot import MATCH_FIELDS, MatchInfo, match_infos, pair_infos
+
+# --- results of a round: the public list, the mesa's entry page ------------------------------------------
+
+
+def round_matches(round_: Round) -> list[MatchInfo]:
+    """A round's matches with their pairs: three queries (matches, then the pairs in them)."""
+    rows = list(
+        Match.objects.filter(round=round_).order_by("pool", "table_number", "slot", "pk").values_list(*MATCH_FIELDS)
+    )
+    ids = {r[5] for r in rows} | {r[6] for r in rows if r[6]}
+    pairs = pair_infos(round_.tournament, ids)
+    return match_infos(rows, pairs)
+
+
+def published_rounds(tournament: Tournament) -> list[Round]:
+    return list(tournament.rounds.filter(status=Round.Status.PUBLISHED).order_by("number"))
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    return tournament.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
+
+
+def proposals(round_: Round) -> dict[int, ResultSubmission]:
+    """The submissions awaiting confirmation in a round, by match (double check)."""
+    subs = ResultSubmission.objects.filter(match__round=round_, status=ResultSubmission.Status.PROPOSED).select_related(
+        "submitted_by", "winner"
+    )
+    return {s.match_id: s for s in subs}
+
+
+@dataclass
+class EntryState:
+    """The mesa's view of a round: the tables still missing an acta and those awaiting confirmation."""
+
+    round: Round
+    matches: list[MatchInfo]
+    missing: list[MatchInfo]
+    awaiting: list[tuple[MatchInfo, ResultSubmission]]
+    locked: bool
+
+    @property
+    def decided(self) -> int:
+        return sum(1 for m in self.matches if m.decided)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round.number,
+            "locked": self.locked,
+            "total": len(self.matches),
+            "decided": self.decided,
+            "missing": [
+                {"table": m.table, "id": m.id, "a": m.a.name, "b": m.b.name if m.b else None} for m in self.missing
+            ],
+            "awaiting": [
+                {
+                    "table": m.table,
+                    "id": m.id,
+                    "submission": s.pk,
+                    "score": submission_score(s),
+                    "outcome": s.get_outcome_display(),
+                    "by": s.submitted_by.get_username() if s.submitted_by else "",
+                }
+                for m, s in self.awaiting
+            ],
+        }
+
+
+def submission_score(sub: ResultSubmission) -> str:
+    if sub.games_a is None or sub.games_b is None:
+        return ""
+    return f"{sub.games_a}–{sub.games_b}"
+
+
+def entry_state(round_: Round) -> EntryState:
+    matches = round_matches(round_)
+    waiting = proposals(round_)
+    missing = [m for m in matches if not m.decided and m.id not in waiting]
+    awaiting = [(m, waiting[m.id]) for m in matches if m.id in waiting]
+    return EntryState(round_, matches, missing, awaiting, round_locked(round_))
+
+
+def match_at_table(round_: Round, table: int) -> Match | None:
+    return (
+        Match.objects.filter(round=round_, table_number=table)
+        .select_related("round__tournament", "pair_a", "pair_b")
+        .first()
+    )
+
+
+def match_lookup(match: Match) -> dict[str, Any]:
+    """What the mesa sees after typing a table: the pairs with their players, the result that
+    stands, a proposal awaiting confirmation, the version to send back, whether it is locked."""
+    pairs = pair_infos(match.round.tournament, [p for p in (match.pair_a_id, match.pair_b_id) if p])
+    latest = match.submissions.select_related("submitted_by").first()
+    pending = match.submissions.filter(status=ResultSubmission.Status.PROPOSED).select_related("submitted_by").first()
+    a = pairs[match.pair_a_id]
+    b = pairs.get(match.pair_b_id) if match.pair_b_id else None
+    return {
+        "id": match.pk,
+        "round": match.round.number,
+        "table": match.table_number,
+        "pool": match.pool,
+        "pair_a": a.as_dict(),
+        "pair_b": b.as_dict() if b else None,
+        "outcome": match.outcome,
+        "outcome_label": match.get_outcome_display(),
+        "games_a": match.games_a,
+        "games_b": match.games_b,
+        "winner": None
+        if match.winner_id is None
+        else (a.number if match.winner_id == a.id else b.number if b else None),
+        "version": latest.version if latest else 0,
+        "latest_by": latest.submitted_by.get_username() if latest and latest.submitted_by else "",
+        "proposed": (
+            {
+                "id": pending.pk,
+                "games_a": pending.games_a,
+                "games_b": pending.games_b,
+                "outcome": pending.outcome,
+                "outcome_label": pending.get_outcome_display(),
+                "by": pending.submitted_by.get_username() if pending.submitted_by else "",
+            }
+            if pending
+            else None
+        ),
+        "locked": round_locked(match.round),
+        # The next round's draw is committed but not yet made: a change here makes it stale.
+        "next_prepared": Round.objects.filter(
+            tournament_id=match.round.tournament_id, number=match.round.number + 1, status=Round.Status.PREPARED
+        ).exists(),
+        "is_bye": match.pair_b_id is None,
+    }
+
+
+def match_history(match: Match) -> list[ResultSubmission]:
+    """Every version of a match's acta, newest first, with who entered and who confirmed it."""
+    return list(match.submissions.select_related("submitted_by", "confirmed_by", "winner").order_by("-version"))
+
+
+def submissions_awaiting(tournament: Tournament) -> list[ResultSubmission]:
+    """The confirmation queue: every proposal of the tournament, oldest first."""
+    return list(
+        ResultSubmission.objects.filter(match__round__tournament=tournament, status=ResultSubmission.Status.PROPOSED)
+        .select_related("match__round", "match__pair_a", "match__pair_b", "submitted_by", "winner")
+        .order_by("submitted_at", "pk")
+    )
