@@ -10,7 +10,6 @@ that is mano in that hand); bad input is a 400 keyed by field (``record.hands[2]
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -31,6 +30,7 @@ from scoring.services.hands import (
 )
 from torneo.api.access import TournamentScoped
 from torneo.models import Match
+from torneo.permissions import access_match
 
 RECORD_EXAMPLE = {
     "hands": ["12o 12c 1e 5b", "11o 11c 4e 4b", "3c 7o 7c 1b", "10o 6e 5c 2c"],
@@ -226,10 +226,13 @@ def _saved(saved: HandSaved, code: int) -> Response:
 
 class MatchScoped(TournamentScoped):
     def get_match(self) -> Match:
-        match = selectors.match_for_hands(self.get_tournament(), self.kwargs["match_id"])
-        if match is None or match.is_bye or not match.round.is_published:
-            raise Http404
-        return match
+        return access_match(
+            self.request.user,
+            self.get_tournament(),
+            self.kwargs["match_id"],
+            playable=True,
+            queryset=selectors.matches_with_players(),
+        )
 
 
 class MatchHandsView(MatchScoped, APIView):

@@ -139,18 +139,15 @@ class EntryStateSerializer(serializers.Serializer):
 
 
 def _round(tournament: Any, number: Any) -> Round:
-    if number in (None, ""):
-        round_ = selectors.current_round(tournament)
-        if round_ is None:
-            raise NotFound("Todavía no hay ninguna ronda publicada.")
-        return round_
+    """The published round (scoring.selectors.results.published_round) or the API's 404 / 400."""
     try:
-        value = int(number)
-    except (TypeError, ValueError):
+        round_ = selectors.published_round(tournament, number)
+    except ValueError:
         raise serializers.ValidationError({"round": ["El número de ronda no es válido."]}) from None
-    round_ = Round.objects.filter(tournament=tournament, number=value, status=Round.Status.PUBLISHED).first()
+    if round_ is None and number in (None, ""):
+        raise NotFound("Todavía no hay ninguna ronda publicada.")
     if round_ is None:
-        raise NotFound(f"No hay ninguna ronda {value} publicada.")
+        raise NotFound(f"No hay ninguna ronda {number} publicada.")
     return round_
 
 

@@ -16,10 +16,8 @@ from django.utils.translation import gettext_lazy
 
 from scoring.models import RecordedGame, RecordedHand
 from scoring.services.hands import juegos_result, next_mano, other
-from torneo.models import Match, PairMember, Round, Tournament
-
-_MEMBERS = PairMember.objects.select_related("player").order_by("position")
-
+from torneo.models import Match, Round, Tournament
+from torneo.selectors.registrations import members_prefetch
 
 # --- recorded hands --------------------------------------------------------------------------
 
@@ -39,14 +37,11 @@ def notes(hand: RecordedHand) -> list[dict[str, Any]]:
     ]
 
 
-def match_for_hands(tournament: Tournament, match_id: int) -> Match | None:
-    return (
-        Match.objects.filter(pk=match_id, round__tournament=tournament)
-        .select_related("round__tournament", "pair_a", "pair_b")
-        .prefetch_related(
-            Prefetch("pair_a__members", queryset=_MEMBERS), Prefetch("pair_b__members", queryset=_MEMBERS)
-        )
-        .first()
+def matches_with_players() -> QuerySet[Match]:
+    """Matches with their round and pairs and the pairs' players: what the hands pages show and
+    the player role reads (the queryset handed to torneo.permissions.access_match)."""
+    return Match.objects.select_related("round__tournament", "pair_a", "pair_b").prefetch_related(
+        members_prefetch("pair_a__members"), members_prefetch("pair_b__members")
     )
 
 
@@ -138,7 +133,7 @@ def matches_for_hands(tournament: Tournament, round_number: int | None = None) -
         Match.objects.filter(round=round_, pair_b__isnull=False)
         .select_related("pair_a", "pair_b")
         .prefetch_related(
-            Prefetch("pair_a__members", queryset=_MEMBERS), Prefetch("pair_b__members", queryset=_MEMBERS)
+            members_prefetch("pair_a__members"), members_prefetch("pair_b__members")
         )
         .annotate(
             hand_count=Count("recorded_games__hands", filter=Q(recorded_games__hands__is_current=True), distinct=True),

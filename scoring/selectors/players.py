@@ -8,9 +8,8 @@ of a 1,000-pair tournament costs what the page of a 16-pair one does.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
 from scoring.models import ResultSubmission
@@ -18,11 +17,10 @@ from scoring.selectors.standings import ceros_rules
 from scoring.standings import MatchRecord, survival
 from torneo import clock
 from torneo.models import Match, Pair, PairMember, Round, Tournament
-from torneo.selectors.registrations import pairs_of
+from torneo.selectors.registrations import members_prefetch, pairs_of
 
 MAX_FOUND = 30
 
-_MEMBERS = PairMember.objects.select_related("player").order_by("position")
 
 
 def find_pairs(tournament: Tournament, q: str) -> list[Pair]:
@@ -142,7 +140,7 @@ class PairPage:
 
 def pair_with_players(tournament: Tournament, number: int) -> Pair | None:
     qs = Pair.objects.filter(tournament=tournament, number=number).prefetch_related(
-        Prefetch("members", queryset=_MEMBERS)
+        members_prefetch()
     )
     return qs.first()
 
@@ -152,7 +150,7 @@ def _lines(pair: Pair) -> list[MatchLine]:
         Match.objects.filter(Q(pair_a=pair) | Q(pair_b=pair), round__status=Round.Status.PUBLISHED)
         .select_related("round", "pair_a", "pair_b")
         .prefetch_related(
-            Prefetch("pair_a__members", queryset=_MEMBERS), Prefetch("pair_b__members", queryset=_MEMBERS)
+            members_prefetch("pair_a__members"), members_prefetch("pair_b__members")
         )
         .annotate(
             hand_count=Count("recorded_games__hands", filter=Q(recorded_games__hands__is_current=True), distinct=True)
@@ -211,7 +209,3 @@ def pair_page(tournament: Tournament, pair: Pair) -> PairPage:
         sub.line = by_match[sub.match_id]  # the template shows it from the pair's side
     return PairPage(pair, current, past, wins, losses, byes, out, pending)
 
-
-def is_member(user: Any, pair: Pair) -> bool:
-    """The player role, from the prefetched members (no query)."""
-    return bool(user.is_authenticated) and any(m.player.user_id == user.pk for m in pair.ordered_members())

@@ -35,6 +35,17 @@ def current_round(tournament: Tournament) -> Round | None:
     return tournament.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
 
 
+def published_round(tournament: Tournament, number: object) -> Round | None:
+    """The published round ``number`` (None if there is none), or the current round when no number
+    is given (the pages' ``?ronda=`` and the API's ``round``). ValueError: not a round number."""
+    if number in (None, ""):
+        return current_round(tournament)
+    value = int(str(number))
+    if not 0 < value < 2**31:  # no round has it (and no database integer overflows on it)
+        return None
+    return tournament.rounds.filter(number=value, status=Round.Status.PUBLISHED).first()
+
+
 def proposals(round_: Round) -> dict[int, ResultSubmission]:
     """The submissions awaiting confirmation in a round, by match (double check)."""
     subs = ResultSubmission.objects.filter(match__round=round_, status=ResultSubmission.Status.PROPOSED).select_related(

@@ -6,7 +6,7 @@ import json
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -26,16 +26,16 @@ from scoring.services.hands import (
 from torneo.errors import NotAllowed, TournamentError
 from torneo.forms.errors import service_errors
 from torneo.models import Match, Pair
-from torneo.permissions import Action
+from torneo.permissions import Action, access_match
 from torneo.views.access import LoginRequired, tournament_for
 
 
 def _match(request: HttpRequest, slug: str, match_id: int) -> Match:
+    """A played match of the tournament (public read; writes are checked by the services)."""
     tournament = tournament_for(request, slug)
-    match = selectors.match_for_hands(tournament, match_id)
-    if match is None or match.is_bye or not match.round.is_published:
-        raise Http404
-    return match
+    return access_match(
+        request.user, tournament, match_id, playable=True, queryset=selectors.matches_with_players()
+    )
 
 
 def _deny(request: HttpRequest) -> None:

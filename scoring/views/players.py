@@ -6,6 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from scoring.selectors import players as selectors
+from torneo.permissions import is_member_of
 from torneo.views.access import tournament_for
 
 # ?intervalo= (ms) shortens the live poll of a page, e.g. for a browser test; never below this.
@@ -39,7 +40,7 @@ def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "tournament": tournament,
         "page": page,
         "pair": pair,
-        "is_member": selectors.is_member(request.user, pair),
+        "is_member": is_member_of(request.user, pair),
         "live_interval": live_interval(request),
     }
     return render(request, "scoring/players/pair.html", context)

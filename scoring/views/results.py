@@ -100,13 +100,13 @@ def _wants_json(request: HttpRequest) -> bool:
 
 def _round(tournament: Tournament, number: Any) -> Round | None:
     """The published round with this number (404 if there is none), or the current one."""
-    if number in (None, ""):
-        return selectors.current_round(tournament)
     try:
-        value = int(number)
-    except (TypeError, ValueError):
+        round_ = selectors.published_round(tournament, number)
+    except ValueError:
         raise Http404 from None
-    return get_object_or_404(Round, tournament=tournament, number=value, status=Round.Status.PUBLISHED)
+    if round_ is None and number not in (None, ""):
+        raise Http404
+    return round_
 
 
 def _winner(match: Match, side: str) -> Any:

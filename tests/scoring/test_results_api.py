@@ -244,3 +244,15 @@ def test_the_schema_documents_the_results_endpoints():
     post = paths["/api/v1/tournaments/{tournament_slug}/results/"]["post"]
     assert {"201", "400", "403", "409"} <= set(post["responses"])
     assert "version" in schema["components"]["schemas"]["ResultSubmitRequest"]["required"]
+
+
+def test_a_round_number_out_of_any_range_is_not_found_never_a_500(client):
+    """The pages' ?ronda= and the API's round share one reader (published_round): a number no
+    round has, however large, is a 404, a word a 400 on the API."""
+    from tests.factories import TournamentFactory
+
+    t = TournamentFactory()
+    for value in ("99999999999999999999999", "-3", "0"):
+        response = client.get(f"/api/v1/tournaments/{t.slug}/results/?round={value}")
+        assert response.status_code == 404, (value, response.status_code)
+    assert client.get(f"/api/v1/tournaments/{t.slug}/results/?round=tres").status_code == 400

@@ -7,10 +7,14 @@ from torneo.identity import normalize_name
 from torneo.models import Pair, PairMember, Tournament
 
 
+def members_prefetch(path: str = "members") -> Prefetch:
+    """A pair's members with their players, in seat order, prefetched along ``path`` (e.g.
+    "pair_a__members"): what the pair's label and the player role (torneo.permissions) read."""
+    return Prefetch(path, queryset=PairMember.objects.select_related("player").order_by("position"))
+
+
 def pairs_with_players() -> QuerySet[Pair]:
-    return Pair.objects.prefetch_related(
-        Prefetch("members", queryset=PairMember.objects.select_related("player").order_by("position"))
-    )
+    return Pair.objects.prefetch_related(members_prefetch())
 
 
 def pairs_of(tournament: Tournament, *, q: str = "", statuses: list[str] | None = None) -> QuerySet[Pair]:

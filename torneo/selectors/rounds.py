@@ -19,7 +19,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from torneo.draws.manager import GROUPS_LABEL
-from torneo.models import Draw, Match, Pair, PairMember, Round, Tournament, TournamentRole
+from torneo.models import Draw, Match, Pair, PairMember, Round, Tournament, TournamentRole, pair_label, players_label
 
 Expected = dict[str, tuple[list[list[int]], int | None]]  # pool -> (matches, exenta), by pair number
 
@@ -124,9 +124,8 @@ class PairView:
 
     def __init__(self, pk: int, number: int, pair_name: str, members: list[tuple[str, str]]) -> None:
         self.pk, self.number, self.members = pk, number, members
-        # The same rule as Pair.display_name: its name, else the members' surnames.
-        self.name = pair_name or " / ".join(last or first for first, last in members) or f"#{number}"
-        self.players = " · ".join(f"{first} {last}".strip() for first, last in members)
+        self.name = pair_label(pair_name, members, number)
+        self.players = players_label(members)
 
     @property
     def display_name(self) -> str:

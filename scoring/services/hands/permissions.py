@@ -14,19 +14,12 @@ from django.utils.translation import gettext as _
 from scoring.models import RecordedHand
 from scoring.services.results import is_locked
 from torneo.errors import NotAllowed, TournamentError
-from torneo.models import Match, PairMember
-from torneo.permissions import Action, can
+from torneo.models import Match
+from torneo.permissions import Action, can, is_player_of
 
 
 def is_staff_recorder(user: Any, match: Match) -> bool:
     return can(user, match.round.tournament, Action.HANDS_RECORD)
-
-
-def is_player_of(user: Any, match: Match) -> bool:
-    """The player role, for a match: the user plays in one of its two pairs."""
-    if not user.is_authenticated or match.pair_b_id is None:
-        return False
-    return PairMember.objects.filter(pair_id__in=[match.pair_a_id, match.pair_b_id], player__user=user).exists()
 
 
 def can_record_hands(user: Any, match: Match) -> bool:
