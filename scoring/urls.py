@@ -1,7 +1,8 @@
 """Results, standings, bracket and classification: public pages under resultados/, clasificacion/
 and cuadro/; the mesa de control's pages under gestion/resultados/. The players' view and recorded
 hands (public pages; writes checked on the server): find yourself, the pair page, a match's
-recorded hands, the staff's index of tables. All included under torneos/<slug>/."""
+recorded hands, the staff's index of tables. All included under torneos/<slug>/. The pages'
+scripts read and write JSON through the API (scoring/api/urls.py), never through these pages."""
 
 from django.urls import path
 
@@ -22,8 +23,6 @@ urlpatterns = [
     path("resultados/acta/<int:submission_id>/rechazar/", results.result_reject_view, name="result_reject"),
     # Mesa de control
     path("gestion/resultados/", results.results_entry, name="results_entry"),
-    path("gestion/resultados/mesa.json", results.results_lookup, name="results_lookup"),
-    path("gestion/resultados/estado.json", results.results_status, name="results_status"),
     path("gestion/resultados/confirmar/", results.results_queue, name="results_queue"),
     path("gestion/resultados/partida/<int:match_id>/", results.result_history, name="result_history"),
     # The players' view

@@ -14,7 +14,7 @@ cd "$ROOT"
 
 say "ruff"
 .venv/bin/ruff check .
-say "mypy --strict (núcleos puros: scoring/mus, scoring/standings, torneo/draws, torneo/clock.py)"
+say "mypy (núcleos puros --strict; servicios y selectores con los stubs de Django y DRF)"
 .venv/bin/mypy
 
 # --- PostgreSQL: our own throwaway cluster -------------------------------------------------
@@ -58,14 +58,20 @@ run_pytest() {
   esac
 }
 
+# One pytest worker per core (pytest-xdist; TEST_WORKERS=1 for a single process): each worker
+# has its own test database (PostgreSQL: test_torneo_gw0, test_torneo_gw1…; SQLite: a file per
+# process), its own page cache and its own live server and browser for the e2e tests.
+WORKERS="${TEST_WORKERS:-auto}"
 export VAR_DIR="$PG_DIR/var"
-say "Tests completos sobre PostgreSQL, con Chromium"
+say "Tests completos sobre PostgreSQL, con Chromium ($WORKERS procesos)"
 DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/torneo" REQUIRE_POSTGRES=1 REQUIRE_CHROMIUM=1 \
-  run_pytest "PostgreSQL" -p no:cacheprovider "$@"
+  run_pytest "PostgreSQL" -p no:cacheprovider -n "$WORKERS" "$@"
 
-# The pure cores (the mus engine, the draw generator) touch no database: once is enough.
+# The pure cores (the mus engine, the draw generator) touch no database, and the 100-pair
+# simulations (marker slow) exercise the same code on either database: once, above, is enough.
 say "Tests con base de datos sobre SQLite"
 DATABASE_URL="sqlite:///$PG_DIR/test.sqlite3" REQUIRE_CHROMIUM=1 \
-  run_pytest "SQLite" -p no:cacheprovider -m "not postgres" --ignore=tests/mus --ignore=tests/draws --ignore=docs "$@"
+  run_pytest "SQLite" -p no:cacheprovider -n "$WORKERS" -m "not postgres and not slow" \
+  --ignore=tests/mus --ignore=tests/draws --ignore=docs "$@"
 
 say "Todo correcto: PostgreSQL ($PG_VERSION) y Chromium ($CHROME_VERSION) usados."

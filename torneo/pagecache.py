@@ -31,7 +31,7 @@ _MARK = "<!--cuerpo-cacheado-->"
 def tournament_stamp(tournament: Tournament) -> str:
     """Changes whenever anything a public page of this tournament shows changes."""
     quote = connection.ops.quote_name
-    tables = [model.history.model._meta.db_table for model in (Pair, PairMember, Player, Session)]  # type: ignore[attr-defined]
+    tables = [model.history.model._meta.db_table for model in (Pair, PairMember, Player, Session)]
     sql = "SELECT " + ", ".join(f"(SELECT MAX(history_id) FROM {quote(t)})" for t in tables)
     with connection.cursor() as cursor:
         cursor.execute(sql)

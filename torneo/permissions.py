@@ -13,7 +13,6 @@ from a match id. The services then check the state (a locked round, a stale vers
 
 from collections.abc import Iterable
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
@@ -21,9 +20,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from torneo.models import Match, Pair, PairMember, Tournament, TournamentRole
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import User
+from torneo.typing import User
 
 Role = TournamentRole.Role
 
@@ -65,7 +62,7 @@ MATRIX: dict[Action, frozenset[str]] = {
 }
 
 
-def roles_for(user: "User | AnonymousUser", tournament: Tournament) -> frozenset[str]:
+def roles_for(user: User, tournament: Tournament) -> frozenset[str]:
     """The staff roles the user holds in this tournament (cached on the user object per request)."""
     if not user.is_authenticated:
         return frozenset()
@@ -79,20 +76,20 @@ def roles_for(user: "User | AnonymousUser", tournament: Tournament) -> frozenset
     return cache[tournament.pk]
 
 
-def can(user: "User | AnonymousUser", tournament: Tournament, action: Action) -> bool:
+def can(user: User, tournament: Tournament, action: Action) -> bool:
     return bool(roles_for(user, tournament) & MATRIX[action])
 
 
-def can_view(user: "User | AnonymousUser", tournament: Tournament) -> bool:
+def can_view(user: User, tournament: Tournament) -> bool:
     """Public pages: any non-draft tournament (listed or not); drafts only for its staff."""
     return tournament.is_visible_to_public or can(user, tournament, Action.VIEW_PRIVATE)
 
 
-def can_create_tournament(user: "User | AnonymousUser") -> bool:
+def can_create_tournament(user: User) -> bool:
     return user.is_authenticated and user.has_perm("torneo.add_tournament")
 
 
-def member_pairs(user: "User | AnonymousUser", pair_ids: Iterable[int | None]) -> set[int]:
+def member_pairs(user: User, pair_ids: Iterable[int | None]) -> set[int]:
     """The pairs among ``pair_ids`` in which the user is a player: one query."""
     ids = [p for p in pair_ids if p is not None]
     if not user.is_authenticated or not ids:
@@ -100,7 +97,7 @@ def member_pairs(user: "User | AnonymousUser", pair_ids: Iterable[int | None]) -
     return set(PairMember.objects.filter(pair_id__in=ids, player__user=user).values_list("pair_id", flat=True))
 
 
-def is_member_of(user: "User | AnonymousUser", pair: Pair) -> bool:
+def is_member_of(user: User, pair: Pair) -> bool:
     """The player role: the user is one of the pair's players. No query when the caller prefetched
     the pair's members with their players (the pair pages do)."""
     if not user.is_authenticated:
@@ -111,7 +108,7 @@ def is_member_of(user: "User | AnonymousUser", pair: Pair) -> bool:
     return bool(member_pairs(user, [pair.pk]))
 
 
-def is_player_of(user: "User | AnonymousUser", match: Match) -> bool:
+def is_player_of(user: User, match: Match) -> bool:
     """The player role, for a match: the user plays in one of its two pairs (an exenta has none)."""
     if match.pair_b_id is None:
         return False
@@ -119,7 +116,7 @@ def is_player_of(user: "User | AnonymousUser", match: Match) -> bool:
 
 
 def access_match(
-    user: "User | AnonymousUser",
+    user: User,
     tournament: Tournament,
     match_id: object,
     *,
@@ -152,7 +149,7 @@ def access_match(
     return match
 
 
-def can_withdraw(user: "User | AnonymousUser", pair: Pair) -> bool:
+def can_withdraw(user: User, pair: Pair) -> bool:
     """Staff may withdraw any pair; a player only their own, and only before play starts."""
     if can(user, pair.tournament, Action.PAIRS_MANAGE):
         return True

@@ -222,6 +222,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "TournamentStatusEnum": "torneo.models.Tournament.Status",
         "PairStatusEnum": "torneo.models.Pair.Status",
+        # An acta's status and source appear in two components (an acta, and the acta just entered).
+        "SubmissionStatusEnum": "scoring.models.ResultSubmission.Status",
+        "SubmissionSourceEnum": "scoring.models.ResultSubmission.Source",
     },
 }
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from scoring.standings import MatchRecord
 from torneo.draws import liguilla_members
@@ -254,7 +254,9 @@ class TournamentSnapshot:
 
     def liguillas(self) -> dict[str, list[int]]:
         """Each liguilla's pairs, from its first round (every pair plays there or has its exenta)."""
-        return liguilla_members((m.pool, m.a.number, m.b.number if m.b else None) for m in self.in_round(1))
+        # liguilla_members returns the pair ids it is given: pair numbers here.
+        members = liguilla_members((m.pool, m.a.number, m.b.number if m.b else None) for m in self.in_round(1))
+        return cast("dict[str, list[int]]", members)
 
     def out(self, number: int) -> bool:
         return self.pairs[number].out

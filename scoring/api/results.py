@@ -14,6 +14,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from scoring.messages import describe_submission
 from scoring.models import ResultSubmission
 from scoring.selectors import results as selectors
 from scoring.services.results import can_confirm, result_confirm, result_reject, result_submit
@@ -115,6 +116,15 @@ class ResultSubmitSerializer(serializers.Serializer):
         error_messages={"required": "Indica la versión del acta que has visto (0 si no había ninguna)."},
     )
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+    source = serializers.ChoiceField(
+        choices=[
+            (ResultSubmission.Source.CONTROL.value, ResultSubmission.Source.CONTROL.label),
+            (ResultSubmission.Source.API.value, ResultSubmission.Source.API.label),
+        ],
+        default=ResultSubmission.Source.API.value,
+        help_text="Procedencia que declara el cliente, para el historial del acta: «control» (la mesa de control, "
+        "la página de anotar resultados) o «api» (por defecto). No cambia quién puede anotar.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs.get("match") is None and (attrs.get("round") is None or attrs.get("table") is None):
@@ -133,6 +143,50 @@ class EntryStateSerializer(serializers.Serializer):
     decided = serializers.IntegerField()
     missing = serializers.ListField(child=serializers.DictField(), help_text="Mesas sin acta.")
     awaiting = serializers.ListField(child=serializers.DictField(), help_text="Actas pendientes de confirmar.")
+
+
+class SubmittedSerializer(SubmissionSerializer):
+    """The acta just entered, what the mesa's page would say about it, and the round's entry state
+    after it (one request per acta for the fast entry desk)."""
+
+    message = serializers.CharField(
+        read_only=True, help_text="El texto que muestra la página: «Mesa 3: … 3–1 …. Anotado (versión 1).»"
+    )
+    state = EntryStateSerializer(read_only=True, help_text="Mesas de la ronda sin acta y pendientes de confirmar.")
+
+    class Meta(SubmissionSerializer.Meta):
+        fields = [*SubmissionSerializer.Meta.fields, "message", "state"]
+
+
+class LookupProposalSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    games_a = serializers.IntegerField(allow_null=True)
+    games_b = serializers.IntegerField(allow_null=True)
+    outcome = serializers.CharField()
+    outcome_label = serializers.CharField()
+    by = serializers.CharField()
+
+
+class LookupSerializer(serializers.Serializer):
+    """What the mesa sees after typing a table (scoring.selectors.results.match_lookup)."""
+
+    id = serializers.IntegerField(help_text="Id de la partida.")
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    pool = serializers.CharField()
+    pair_a = PairBriefSerializer()
+    pair_b = PairBriefSerializer(allow_null=True, help_text="Vacía: exenta (AMM 5.6).")
+    outcome = serializers.ChoiceField(choices=Match.Outcome.choices)
+    outcome_label = serializers.CharField()
+    games_a = serializers.IntegerField(allow_null=True)
+    games_b = serializers.IntegerField(allow_null=True)
+    winner = serializers.IntegerField(allow_null=True, help_text="Número de la pareja ganadora.")
+    version = serializers.IntegerField(help_text="Versión del acta que hay que enviar de vuelta (0: ninguna).")
+    latest_by = serializers.CharField(help_text="Quién anotó la última versión.")
+    proposed = LookupProposalSerializer(allow_null=True, help_text="Acta pendiente de confirmar, si la hay.")
+    locked = serializers.BooleanField(help_text="Ronda cerrada (AMM 3.18): solo la organización corrige.")
+    next_prepared = serializers.BooleanField(help_text="El sorteo de la ronda siguiente ya está preparado.")
+    is_bye = serializers.BooleanField(help_text="Exenta: no hay resultado que anotar.")
 
 
 # --- views ---------------------------------------------------------------------------------------
@@ -160,7 +214,11 @@ class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
     permission_classes = [TournamentAction]
     serializer_class = ResultSerializer
     pagination_class = None
-    action_permissions = {"create": Action.RESULTS_ENTER, "entry_state": Action.RESULTS_ENTER}
+    action_permissions = {
+        "create": Action.RESULTS_ENTER,
+        "entry_state": Action.RESULTS_ENTER,
+        "lookup": Action.RESULTS_ENTER,
+    }
 
     def get_queryset(self) -> QuerySet[Match]:
         return Match.objects.none()
@@ -173,10 +231,11 @@ class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
 
     @extend_schema(
         request=ResultSubmitSerializer,
-        responses={201: SubmissionSerializer, 400: None, 403: None, 409: None},
+        responses={201: SubmittedSerializer, 400: None, 403: None, 409: None},
         description="Anota (o corrige) el resultado de una mesa. Cada envío es una versión nueva; con la doble "
         "comprobación del torneo queda pendiente hasta que otra persona lo confirma. Tras publicarse el sorteo "
-        "siguiente (AMM 3.18) solo la organización puede cambiarlo, con un motivo (reason).",
+        "siguiente (AMM 3.18) solo la organización puede cambiarlo, con un motivo (reason). La respuesta trae "
+        "además el mensaje que muestra la página (message) y las mesas de la ronda que aún faltan (state).",
     )
     def create(self, request: Request, tournament_slug: str) -> Response:
         tournament = self.get_tournament()
@@ -200,13 +259,18 @@ class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
             winner=winner,
             tantos=data.get("tantos") or [],
             expected_version=data["version"],
-            source=ResultSubmission.Source.API,
+            source=data["source"],
             reason=data.get("reason", ""),
         )
         sub = ResultSubmission.objects.select_related("match__round", "winner", "submitted_by", "confirmed_by").get(
             pk=sub.pk
         )
-        return Response(SubmissionSerializer(sub).data, status=status.HTTP_201_CREATED)
+        body = {
+            **SubmissionSerializer(sub).data,
+            "message": describe_submission(match, sub, request.user),
+            "state": selectors.entry_state(match.round).as_dict(),
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
 
     def _match(self, tournament: Any, data: dict[str, Any]) -> Match:
         qs = Match.objects.select_related("round__tournament", "pair_a", "pair_b").filter(round__tournament=tournament)
@@ -233,12 +297,42 @@ class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
             raise NotFound()
         return Response(SubmissionSerializer(selectors.match_history(match), many=True).data)
 
+    @extend_schema(
+        parameters=[
+            ROUND_PARAM,
+            OpenApiParameter("table", int, required=True, description="Número de mesa."),
+        ],
+        responses={200: LookupSerializer, 400: None, 404: None},
+        description="Lo que ve la mesa de control al escribir una mesa: las dos parejas con sus jugadores, el "
+        "resultado en vigor, el acta pendiente de confirmar, la versión que hay que enviar al anotar (version) y "
+        "si la ronda está cerrada (AMM 3.18).",
+    )
+    @action(detail=False, methods=["get"])
+    def lookup(self, request: Request, tournament_slug: str) -> Response:
+        """The match at a table of a round (the last published one by default)."""
+        round_ = _round(self.get_tournament(), request.query_params.get("round"))
+        table = request.query_params.get("table", "").strip()
+        if not table:
+            return Response({"detail": "Indica el número de mesa (table)."}, status=status.HTTP_400_BAD_REQUEST)
+        if not (table.isascii() and table.isdigit()):
+            return Response(
+                {"detail": f"El número de mesa no es válido: «{table[:20]}». Escribe solo cifras."},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        # No table has a number beyond the column's range (and no database integer overflows on it).
+        number = int(table) if len(table) < 6 else None
+        match = selectors.match_at_table(round_, number) if number and number < 2**15 else None
+        if match is None:
+            shown = table[:20] if number is None else number
+            raise NotFound(f"No hay ninguna mesa {shown} en la ronda {round_.number}.")
+        return Response(selectors.match_lookup(match), headers={"Cache-Control": "no-store"})
+
     @extend_schema(parameters=[ROUND_PARAM], responses=EntryStateSerializer)
     @action(detail=False, methods=["get"], url_path="pending")
     def entry_state(self, request: Request, tournament_slug: str) -> Response:
         """For the mesa: the tables of a round still missing an acta, and those awaiting confirmation."""
         round_ = _round(self.get_tournament(), request.query_params.get("round"))
-        return Response(selectors.entry_state(round_).as_dict())
+        return Response(selectors.entry_state(round_).as_dict(), headers={"Cache-Control": "no-store"})
 
 
 class SubmissionViewSet(TournamentScoped, viewsets.GenericViewSet):

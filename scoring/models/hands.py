@@ -11,6 +11,8 @@ jueces' rulings (chapter IV) and every record stays as it was typed. The fields 
 are recomputed by scoring.services.hands whenever the juego changes.
 """
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -120,6 +122,10 @@ class RecordedHand(models.Model):
     score_a = models.PositiveSmallIntegerField(null=True, blank=True)
     score_b = models.PositiveSmallIntegerField(null=True, blank=True)
 
+    # Not a column: the hands pages' findings with the seat named, set by
+    # scoring.selectors.hands.match_hands on the hands it returns (absent elsewhere).
+    notes: list[dict[str, Any]]
+
     class Meta:
         verbose_name = _("mano anotada")
         verbose_name_plural = _("manos anotadas")
@@ -140,9 +146,9 @@ class RecordedHand(models.Model):
         return self.deleted_at is not None
 
     @property
-    def all_findings(self) -> list[dict]:
+    def all_findings(self) -> list[dict[str, Any]]:
         return [*self.findings, *self.sequence_findings]
 
     @property
-    def errors(self) -> list[dict]:
+    def errors(self) -> list[dict[str, Any]]:
         return [f for f in self.all_findings if f.get("severity") == "error"]

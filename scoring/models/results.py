@@ -1,6 +1,8 @@
 """Results: every submitted acta kept as a version (the Tabbycat pattern); the match's current
 result is the latest confirmed version, copied onto the Match summary by scoring.services.results."""
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -46,6 +48,11 @@ class ResultSubmission(models.Model):
     confirmed_at = models.DateTimeField(null=True, blank=True)
 
     history = HistoricalRecords()
+
+    # Not a column: the match seen from the pair, set by scoring.selectors.players.pair_page on the
+    # results awaiting the pair's confirmation (absent elsewhere).
+    # (a scoring.selectors.players.MatchLine; typed Any: a model never imports the selectors above it).
+    line: Any
 
     class Meta:
         verbose_name = _("acta entregada")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext_lazy
@@ -18,6 +18,22 @@ from scoring.models import RecordedGame, RecordedHand
 from scoring.services.hands import juegos_result, next_mano, other
 from torneo.models import Match, Round, Tournament
 from torneo.selectors.registrations import members_prefetch
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class CurrentHands(TypedDict):
+    """What `match_hands` prefetches on each juego: its current hands, in order."""
+
+    current_hands: list[RecordedHand]
+
+
+class HandCounts(TypedDict):
+    """What `matches_for_hands` annotates each match with."""
+
+    hand_count: int
+    game_count: int
 
 # --- recorded hands --------------------------------------------------------------------------
 
@@ -67,7 +83,7 @@ class NextHand:
 @dataclasses.dataclass
 class MatchHands:
     match: Match
-    games: list[RecordedGame]  # each with `current_hands`
+    games: list[WithAnnotations[RecordedGame, CurrentHands]]
     next: NextHand | None  # None when the recorded juegos already decide the match
     decided: tuple[int, int, list[list[int]]] | None
 
@@ -77,7 +93,7 @@ class MatchHands:
         return won_a, sum(1 for g in self.games if g.winner == "b")
 
 
-def _games(match: Match) -> list[RecordedGame]:
+def _games(match: Match) -> list[WithAnnotations[RecordedGame, CurrentHands]]:
     hands = RecordedHand.objects.filter(is_current=True).select_related("recorded_by").order_by("number")
     return list(
         match.recorded_games.order_by("number").prefetch_related(
@@ -86,7 +102,7 @@ def _games(match: Match) -> list[RecordedGame]:
     )
 
 
-def next_hand(match: Match, games: Sequence[RecordedGame]) -> NextHand | None:
+def next_hand(match: Match, games: Sequence[WithAnnotations[RecordedGame, CurrentHands]]) -> NextHand | None:
     open_game = next((g for g in games if not g.is_closed), None)
     if open_game is not None:
         hands = open_game.current_hands
@@ -123,7 +139,9 @@ def hand_versions(hand: RecordedHand) -> QuerySet[RecordedHand]:
     )
 
 
-def matches_for_hands(tournament: Tournament, round_number: int | None = None) -> tuple[Round | None, list[Match]]:
+def matches_for_hands(
+    tournament: Tournament, round_number: int | None = None
+) -> tuple[Round | None, list[WithAnnotations[Match, HandCounts]]]:
     """The staff's index: a round's matches (the latest published by default) with their hands."""
     rounds = Round.objects.filter(tournament=tournament, status=Round.Status.PUBLISHED)
     round_ = (rounds.filter(number=round_number) if round_number else rounds.order_by("-number")).first()

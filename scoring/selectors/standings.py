@@ -20,6 +20,7 @@ from scoring.standings import (
     BracketNode,
     CerosRules,
     Line,
+    PairId,
     Place,
     Survival,
     Table,
@@ -162,7 +163,7 @@ def ceros_rules(tournament: Tournament) -> CerosRules:
     )
 
 
-def survivals(data: TournamentSnapshot) -> dict[int, Survival]:
+def survivals(data: TournamentSnapshot) -> dict[PairId, Survival]:
     """Each pair's survival in an elimination format ("a N ceros", repesca), by number."""
     return ceros_survival(
         data.in_matches(),
@@ -186,11 +187,18 @@ def status_label(status: str, out_round: int | None = None) -> str:
     return labels.get(status, "")
 
 
+def _info(data: TournamentSnapshot, pair: PairId) -> PairInfo:
+    """The snapshot's pair that the pure core calls `pair`: the core keys pairs by the ids it was
+    given, the snapshot's pair numbers."""
+    assert isinstance(pair, int)
+    return data.pairs[pair]
+
+
 def _row(line: Line, data: TournamentSnapshot) -> StandingsRow:
     return StandingsRow(
         line.position,
         line.position_to,
-        data.pairs[line.pair],
+        _info(data, line.pair),
         line.played,
         line.wins,
         line.losses,
@@ -206,7 +214,7 @@ def _row(line: Line, data: TournamentSnapshot) -> StandingsRow:
 
 
 def _table(title: str, table: Table, data: TournamentSnapshot) -> StandingsTable:
-    champion = data.pairs[table.champion] if table.champion is not None else None
+    champion = _info(data, table.champion) if table.champion is not None else None
     rows = [_row(line, data) for line in table.lines]
     return StandingsTable(title, table.pool, table.kind, rows, champion, table.alive)
 
@@ -339,7 +347,7 @@ def _section(title: str, places: list[Place], data: TournamentSnapshot) -> Class
             StandingsRow(
                 p.position,
                 p.position_to,
-                data.pairs[p.pair],
+                _info(data, p.pair),
                 r.played,
                 r.wins,
                 r.losses,
@@ -367,11 +375,12 @@ def classification(tournament: Tournament, data: TournamentSnapshot | None = Non
     finished = tournament.status == Tournament.Status.FINISHED
     order = ", ".join(tiebreak_label(t) for t in tiebreaks)
     sections: list[ClassificationSection]
+    stages: dict[PairId, tuple[Any, str]]
     if fmt in (Tournament.Format.CEROS, Tournament.Format.REPESCA):
         keep = set(kept)
-        states = {p: s for p, s in survivals(data).items() if p in keep}
+        states: dict[PairId, Survival] = {p: s for p, s in survivals(data).items() if p in keep}
         stages = elimination_stages(states)
-        pools: dict[str, list[int]] = {"": list(states)}
+        pools: dict[str, list[PairId]] = {"": list(states)}
         if fmt == Tournament.Format.REPESCA and tournament.repesca_reentry_round is None:
             # Without re-entry, grupo B plays for its own prizes: a classification of its own.
             pools = {
@@ -414,7 +423,7 @@ def classification(tournament: Tournament, data: TournamentSnapshot | None = Non
             withdrawn=[p for p in bracket_pairs if data.pairs[p].out],
             last_round=data.last_round,
         )
-        stages: dict[Any, tuple[Any, str]] = {}
+        stages = {}
         for p in kept:
             if p in bracket_states:
                 key, label = elimination_stages({p: bracket_states[p]})[p]
@@ -454,7 +463,7 @@ def classification(tournament: Tournament, data: TournamentSnapshot | None = Non
 
 @dataclass
 class BracketView:
-    roots: list[Any]  # nodes: {"match": MatchInfo, "children": [...]}
+    roots: list[dict[str, Any]]  # nodes: {"match": MatchInfo, "children": [...]}
     rounds: list[int]
     champion: PairInfo | None
     applies: bool  # the format has a bracket phase

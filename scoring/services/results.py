@@ -34,6 +34,7 @@ from torneo.errors import Conflict, NotAllowed, TournamentError
 from torneo.models import Match, Pair, Round, Tournament
 from torneo.permissions import Action, can, is_member_of
 from torneo.services.live import live_bump
+from torneo.typing import AuthUser, User, signed_in
 
 Outcome = Match.Outcome
 Status = ResultSubmission.Status
@@ -98,6 +99,7 @@ def clean_result(
                 % {"g": target, "a": games_a, "b": games_b}
             )
         derived = match.pair_a if games_a == target else match.pair_b
+        assert derived is not None  # not an exenta (refused above): both pairs are there
         if winner is not None and winner.pk != derived.pk:
             raise _errors(winner=_("La ganadora no coincide con los juegos."))
         winner = derived
@@ -198,7 +200,7 @@ def _lock(match_id: int) -> Match:
 def result_submit(
     *,
     match: Match,
-    by: Any,
+    by: User,
     outcome: str = Outcome.PLAYED,
     games_a: int | None = None,
     games_b: int | None = None,
@@ -262,14 +264,15 @@ def result_submit(
             pending.status = Status.SUPERSEDED
             pending.save(update_fields=["status"])
         now = timezone.now()
+        submitter = by if isinstance(by, AuthUser) and by.pk else None  # nobody to record when anonymous
         sub = ResultSubmission.objects.create(
             match=match,
             version=latest + 1,
             source=source,
-            submitted_by=by if getattr(by, "pk", None) else None,
+            submitted_by=submitter,
             reason=reason,
             status=Status.PROPOSED if needs_confirmation else Status.CONFIRMED,
-            confirmed_by=None if needs_confirmation else (by if getattr(by, "pk", None) else None),
+            confirmed_by=None if needs_confirmation else submitter,
             confirmed_at=None if needs_confirmation else now,
             outcome=data["outcome"],
             games_a=data["games_a"],
@@ -286,7 +289,7 @@ def result_submit(
         return sub
 
 
-def _records_as_staff(user: Any, tournament: Tournament) -> bool:
+def _records_as_staff(user: User | None, tournament: Tournament) -> bool:
     """Organizer, mesa de control or juez: who record hands for any table (not as a player)."""
     return user is not None and can(user, tournament, Action.HANDS_RECORD)
 
@@ -307,15 +310,15 @@ def _only_player_proposals_since(match: Match, version: int, tournament: Tournam
     return bool(newer) and all(_is_player_proposal(sub, tournament) for sub in newer)
 
 
-def _confirm(match: Match, sub: ResultSubmission, by: Any) -> ResultSubmission:
+def _confirm(match: Match, sub: ResultSubmission, by: User) -> ResultSubmission:
     match.submissions.filter(status=Status.CONFIRMED).update(status=Status.SUPERSEDED)
-    sub.status, sub.confirmed_by, sub.confirmed_at = Status.CONFIRMED, by, timezone.now()
+    sub.status, sub.confirmed_by, sub.confirmed_at = Status.CONFIRMED, signed_in(by), timezone.now()
     sub.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     _apply(match, sub)
     return sub
 
 
-def can_confirm(user: Any, sub: ResultSubmission) -> bool:
+def can_confirm(user: User, sub: ResultSubmission) -> bool:
     """Staff who enter results, or a player of the losing pair (AMM 3.16) — never the submitter,
     nor a player of the submitter's own pair (a side never confirms its own result)."""
     if not user.is_authenticated or sub.submitted_by_id == user.pk:
@@ -337,7 +340,7 @@ def losing_pairs(sub: ResultSubmission) -> list[Pair]:
     return [p for p in (match.pair_a, match.pair_b) if p is not None and p.pk != sub.winner_id]
 
 
-def result_confirm(*, submission: ResultSubmission, by: Any) -> ResultSubmission:
+def result_confirm(*, submission: ResultSubmission, by: User) -> ResultSubmission:
     with transaction.atomic():
         match = _lock(submission.match_id)
         sub = ResultSubmission.objects.select_related("match__round__tournament", "match__pair_a", "match__pair_b").get(
@@ -354,7 +357,7 @@ def result_confirm(*, submission: ResultSubmission, by: Any) -> ResultSubmission
         return _confirm(match, sub, by)
 
 
-def result_reject(*, submission: ResultSubmission, by: Any, reason: str = "") -> ResultSubmission:
+def result_reject(*, submission: ResultSubmission, by: User, reason: str = "") -> ResultSubmission:
     """Reject a proposed result (the staff, the losing pair, or its own submitter withdrawing it)."""
     reason = (reason or "").strip()
     if len(reason) > MAX_REASON:

@@ -1,8 +1,9 @@
 """The results pages. Public, phone first and live (static/js/live.js swaps <main> when a result
 arrives): the results of each round by table, and their CSV export.
 
-The mesa de control's pages: fast entry by table number (with a JSON mode for
-static/js/results-entry.js and a plain-form fallback), the confirmation queue of the double check,
+The mesa de control's pages: fast entry by table number (a plain form that works without
+JavaScript; static/js/results-entry.js speeds it up through the API, /api/v1/…/results/: lookup,
+pending and create), the confirmation queue of the double check,
 each match's history with corrections, and the confirmation a player of the losing pair gives from
 a phone (AMM 3.16). Thin: scoring.services.results decides, scoring.selectors.results reads."""
 
@@ -10,15 +11,16 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 
 from scoring import exports
 from scoring.forms.results import CorrectionForm, EntryForm, RejectForm, ResultFields
+from scoring.messages import describe_submission
 from scoring.models import ResultSubmission
 from scoring.selectors import results as selectors
 from scoring.services.results import can_confirm, result_confirm, result_reject, result_submit, round_locked
@@ -91,11 +93,10 @@ SCRIPT_STRINGS = {
     "table": _lazy("Mesa {table}"),
     "check": _lazy("Revisa los campos marcados."),
     "conflict": _lazy("Si aun así el acta dice otra cosa, vuelve a pulsar Intro para corregirlo."),
+    # What the form says about these fields, checked by the script before it calls the API.
+    "table_required": _lazy("Escribe el número de mesa."),
+    "tantos": _lazy("Escribe los tantos de cada juego como 40-32, separados por espacios o comas."),
 }
-
-
-def _wants_json(request: HttpRequest) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
 
 
 def _round(tournament: Tournament, number: Any) -> Round | None:
@@ -111,36 +112,6 @@ def _round(tournament: Tournament, number: Any) -> Round | None:
 
 def _winner(match: Match, side: str) -> Any:
     return {"a": match.pair_a, "b": match.pair_b}.get(side or "")
-
-
-def _errors_json(form: Any, status: int = 400) -> JsonResponse:
-    return JsonResponse({"errors": {k: [str(e) for e in v] for k, v in form.errors.items()}}, status=status)
-
-
-def _describe(match: Match, sub: ResultSubmission, by: Any) -> str:
-    score = selectors.submission_score(sub)
-    outcome = "" if sub.outcome == Match.Outcome.PLAYED else f" ({sub.get_outcome_display()})"
-    names = f"{match.pair_a} {score or '–'} {match.pair_b}"
-    table = match.table_number or "—"
-    if sub.status == ResultSubmission.Status.PROPOSED:
-        return _("Mesa %(t)s: %(r)s%(o)s. Pendiente de que otra persona lo confirme.") % {
-            "t": table,
-            "r": names,
-            "o": outcome,
-        }
-    if sub.submitted_by_id != getattr(by, "pk", None):
-        return _("Mesa %(t)s: %(r)s%(o)s. Confirmado (versión %(v)d).") % {
-            "t": table,
-            "r": names,
-            "o": outcome,
-            "v": sub.version,
-        }
-    return _("Mesa %(t)s: %(r)s%(o)s. Anotado (versión %(v)d).") % {
-        "t": table,
-        "r": names,
-        "o": outcome,
-        "v": sub.version,
-    }
 
 
 def _submit(request: HttpRequest, match: Match, form: ResultFields) -> tuple[ResultSubmission | None, int, str]:
@@ -175,20 +146,17 @@ def _submit(request: HttpRequest, match: Match, form: ResultFields) -> tuple[Res
 
 
 def results_entry(request: HttpRequest, slug: str) -> HttpResponse:
-    """Type the table, see the pairs, type the juegos, Enter: next table."""
+    """Type the table, see the pairs, type the juegos, Enter: next table. This is the page without
+    JavaScript (plain POSTs); the script does the same through the API."""
     tournament = tournament_for(request, slug, Action.RESULTS_ENTER)
     round_ = _round(tournament, request.POST.get("round") if request.method == "POST" else request.GET.get("ronda"))
     if round_ is None:
-        if _wants_json(request):
-            return JsonResponse({"error": _("Todavía no hay ninguna ronda publicada.")}, status=400)
         return render(request, "scoring/manage/entry.html", {"tournament": tournament, "round": None})
     lookup = None
     status = 200
     if request.method == "POST":
         form = EntryForm(request.POST)
         if not form.is_valid():
-            if _wants_json(request):
-                return _errors_json(form)
             return _entry_page(request, tournament, round_, form, None, 400)
         match = selectors.match_at_table(round_, form.cleaned_data["table"])
         if match is None:
@@ -200,10 +168,8 @@ def results_entry(request: HttpRequest, slug: str) -> HttpResponse:
                     "r": round_.number,
                 },
             )
-            if _wants_json(request):
-                return _errors_json(form)
             return _entry_page(request, tournament, round_, form, None, 400)
-        if form.is_lookup_only and not _wants_json(request):
+        if form.is_lookup_only:
             # Without JavaScript: the table alone shows the pairs and the version to send back.
             lookup = selectors.match_lookup(match)
             form = EntryForm(
@@ -212,19 +178,9 @@ def results_entry(request: HttpRequest, slug: str) -> HttpResponse:
             return _entry_page(request, tournament, round_, form, lookup, 200)
         sub, status, error = _submit(request, match, form)
         if sub is not None:
-            message = _describe(match, sub, request.user)
-            if _wants_json(request):
-                state = selectors.entry_state(round_).as_dict()
-                return JsonResponse({"ok": True, "message": message, "status": sub.status, "state": state})
-            messages.success(request, message)
+            messages.success(request, describe_submission(match, sub, request.user))
             return redirect(f"{reverse('results_entry', kwargs={'slug': slug})}?ronda={round_.number}")
         lookup = selectors.match_lookup(match)
-        if _wants_json(request):
-            body: dict[str, Any] = {"errors": {k: [str(e) for e in v] for k, v in form.errors.items()}}
-            if error:
-                body["error"] = error
-            body["lookup"] = lookup
-            return JsonResponse(body, status=status)
         if status == 409:
             # Keep what was typed, with the version now seen: sending it again overwrites knowingly.
             data = request.POST.copy()
@@ -236,7 +192,7 @@ def results_entry(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         initial = {"round": round_.number}
         table = request.GET.get("mesa", "")
-        if table.isdigit():
+        if table.isascii() and table.isdigit() and len(table) < 6:
             match = selectors.match_at_table(round_, int(table))
             if match is not None:
                 lookup = selectors.match_lookup(match)
@@ -264,35 +220,6 @@ def _entry_page(
         "can_override": can(request.user, tournament, Action.RESULTS_OVERRIDE),
     }
     return render(request, "scoring/manage/entry.html", context, status=status)
-
-
-@require_GET
-def results_lookup(request: HttpRequest, slug: str) -> JsonResponse:
-    """JSON for the entry page: the match at a table of a round (pairs, result, version)."""
-    tournament = tournament_for(request, slug, Action.RESULTS_ENTER)
-    round_ = _round(tournament, request.GET.get("ronda"))
-    table = request.GET.get("mesa", "")
-    if round_ is None or not table.isdigit():
-        return JsonResponse({"error": _("Escribe el número de mesa.")}, status=400)
-    match = selectors.match_at_table(round_, int(table))
-    if match is None:
-        return JsonResponse(
-            {"error": _("No hay ninguna mesa %(t)s en la ronda %(r)d.") % {"t": table, "r": round_.number}},
-            status=404,
-        )
-    return JsonResponse(selectors.match_lookup(match))
-
-
-@require_GET
-def results_status(request: HttpRequest, slug: str) -> JsonResponse:
-    """JSON for the entry page: tables still missing an acta, and those awaiting confirmation."""
-    tournament = tournament_for(request, slug, Action.RESULTS_ENTER)
-    round_ = _round(tournament, request.GET.get("ronda"))
-    if round_ is None:
-        return JsonResponse({"error": _("Todavía no hay ninguna ronda publicada.")}, status=400)
-    response = JsonResponse(selectors.entry_state(round_).as_dict())
-    response["Cache-Control"] = "no-store"
-    return response
 
 
 def results_queue(request: HttpRequest, slug: str) -> HttpResponse:
@@ -329,7 +256,7 @@ def result_history(request: HttpRequest, slug: str, match_id: int) -> HttpRespon
         if form.is_valid():
             sub, status, error = _submit(request, match, form)
             if sub is not None:
-                messages.success(request, _describe(match, sub, request.user))
+                messages.success(request, describe_submission(match, sub, request.user))
                 return redirect("result_history", slug=slug, match_id=match.pk)
             if error:
                 form.add_error(None, error)

@@ -1,26 +1,38 @@
 // Check-in without reloading the list (the mesa de control ticks dozens of pairs in a row).
-// Without JavaScript the forms still work with a normal POST and redirect.
+// Through the API: POST /api/v1/tournaments/<slug>/pairs/<n>/check-in/ marks the pair present,
+// DELETE undoes it (the form's data-api); the answer is the pair, with checked_in_at.
+// Without JavaScript (or with no network answer) the forms still work with a normal POST and redirect.
 document.addEventListener("submit", async (event) => {
   const form = event.target;
-  if (form.dataset.js !== "checkin") return;
+  if (form.dataset.js !== "checkin" || !form.dataset.api) return;
   event.preventDefault();
   const button = form.querySelector("button");
+  const present = form.querySelector("input[name=present]");
   button.disabled = true;
+  let response;
   try {
-    const response = await fetch(form.action, {
-      method: "POST", body: new FormData(form), headers: { Accept: "application/json" }, credentials: "same-origin",
+    response = await fetch(form.dataset.api, {
+      method: present.value === "1" ? "POST" : "DELETE",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        "X-CSRFToken": form.querySelector("input[name=csrfmiddlewaretoken]").value,
+      },
     });
-    const data = await response.json();
-    if (!response.ok) { alert(data.error); return; }
-    const present = form.querySelector("input[name=present]");
-    if (data.checked_in_at) {
-      present.value = "0"; button.textContent = "✔ " + data.checked_in_at; button.classList.add("ok");
-    } else {
-      present.value = "1"; button.textContent = form.dataset.label || "Presente"; button.classList.remove("ok");
-    }
   } catch (e) {
-    form.submit();
-  } finally {
     button.disabled = false;
+    form.submit(); // no network answer: the plain form still works
+    return;
+  }
+  button.disabled = false;
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) { alert(data.detail || response.statusText); return; }
+  if (data.checked_in_at) {
+    // The server's local time, as the page shows it: "2025-03-08T10:15:30+01:00" → 10:15.
+    const time = (/T(\d\d:\d\d)/.exec(data.checked_in_at) || [])[1] || "";
+    present.value = "0"; button.textContent = "✔ " + time; button.classList.add("ok");
+  } else {
+    present.value = "1"; button.textContent = form.dataset.label || "Presente"; button.classList.remove("ok");
   }
 });

@@ -5,6 +5,12 @@
 // the server answers 409 and the page says so (nothing is overwritten unseen). The lists of tables
 // still missing an acta (and awaiting confirmation) refresh after each entry and every few seconds.
 // Without JavaScript the same form works with plain POSTs (table first, then the juegos).
+// The script talks to the API (/api/v1/tournaments/<slug>/results/…, URLs in the form's data-*):
+//   data-lookup  GET  lookup/?round=&table=  the match at a table (pairs, result, version);
+//   data-pending GET  pending/?round=        the tables still missing an acta, those awaiting confirmation;
+//   data-submit  POST results/ (JSON)        the acta: 201 {message, state}, 409 {detail}, 400 {field: [msgs]}.
+// The winner goes as the pair's number and the tantos as [[40, 32], …] (parsed here like
+// scoring.forms.results.parse_tantos); with no network answer the plain form is sent instead.
 (function () {
   const form = document.getElementById("entry-form");
   if (!form) return;
@@ -81,19 +87,25 @@
     card.replaceChildren(el("p", { class: "errorlist" }, message));
   }
 
+  // GET a JSON resource of the API: {response, data} (data {} when the body is not JSON).
+  async function getJSON(address) {
+    const response = await fetch(address,
+      { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" });
+    const data = await response.json().catch(() => ({}));
+    return { response, data };
+  }
+
   async function lookup() {
     const value = table.value.trim();
     if (!/^\d+$/.test(value)) { current = null; return null; }
     if (current && String(current.table) === value) return current;
-    const request = fetch(`${form.dataset.lookup}?ronda=${round}&mesa=${value}`,
-      { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" })
-      .then(async (response) => {
-        const data = await response.json();
+    const request = getJSON(`${form.dataset.lookup}?round=${round}&table=${value}`)
+      .then(({ response, data }) => {
         if (table.value.trim() !== value) return null; // typed on meanwhile
-        if (!response.ok) { showNoMatch(data.error); return null; }
+        if (!response.ok) { showNoMatch(data.detail || t("check")); return null; }
         showLookup(data);
         return data;
-      });
+      }, () => null); // no network answer: sending the acta falls back to the plain form
     pending = request;
     try { return await request; } finally { if (pending === request) pending = null; }
   }
@@ -126,12 +138,22 @@
     feedback.replaceChildren(el("p", { class: "msg " + (kind || ""), role: kind === "error" ? "alert" : "status" }, message));
   }
 
+  // DRF's messages: a list of strings, or nested by position (tantos: {"0": {"1": [...]}}).
+  function messagesOf(value) {
+    if (Array.isArray(value)) return value.flatMap(messagesOf);
+    if (value && typeof value === "object") return Object.values(value).flatMap(messagesOf);
+    return value === null || value === undefined ? [] : [String(value)];
+  }
+
+  // Errors by field name (the API's names are the form's); the rest go on top of the form.
   function showErrors(errors) {
     let first = null;
-    for (const [name, messages] of Object.entries(errors || {})) {
-      const field = name === "__all__" ? null : $(name);
+    for (const [name, value] of Object.entries(errors || {})) {
+      const messages = messagesOf(value);
+      if (!messages.length) continue;
+      const field = ["detail", "non_field_errors", "__all__"].includes(name) ? null : $(name);
       const list = el("ul", { class: "errorlist js-error" }, ...messages.map((m) => el("li", {}, m)));
-      if (field && field.type !== "hidden") {
+      if (field && field.type !== "hidden" && field.closest(".field")) {
         field.closest(".field").classList.add("has-error");
         field.after(list);
         if (["outcome", "winner", "tantos", "reason"].includes(name)) more.open = true;
@@ -164,9 +186,8 @@
 
   async function refresh() {
     try {
-      const response = await fetch(`${form.dataset.status}?ronda=${round}`,
-        { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" });
-      if (response.ok) renderState(await response.json());
+      const { response, data } = await getJSON(`${form.dataset.pending}?round=${round}`);
+      if (response.ok) renderState(data);
     } catch (e) { /* the venue's network: try again later */ }
   }
 
@@ -180,17 +201,84 @@
     table.focus();
   }
 
+  // The tantos as scoring.forms.results.parse_tantos reads them: "40-32, 38-40 40-12" →
+  // [[40, 32], [38, 40], [40, 12]]; null when the text is not that (the form's message is shown).
+  const JUEGO = /(\p{Nd}{1,3})\s*[-–:/]\s*(\p{Nd}{1,3})/gu;
+  const DIGITS = new Map();
+  try {
+    for (const system of Intl.supportedValuesOf("numberingSystem")) {
+      const format = new Intl.NumberFormat("en", { numberingSystem: system, useGrouping: false });
+      for (let d = 0; d < 10; d++) DIGITS.set(format.format(d), d);
+    }
+  } catch (e) { /* an older browser: ASCII digits (and their compatibility forms) */ }
+  const digit = (c) => (c >= "0" && c <= "9" ? c.charCodeAt(0) - 48 : DIGITS.get(c) ?? Number(c.normalize("NFKC")));
+  const number = (text) => [...text].reduce((n, c) => n * 10 + digit(c), 0);
+
+  function parseTantos(text) {
+    text = (text || "").trim();
+    if (!text) return [];
+    const found = [...text.matchAll(JUEGO)];
+    const rest = text.replace(JUEGO, " ");
+    if (!found.length || rest.replace(/[\s,;]+/g, "") !== "") return null;
+    const games = found.map((m) => [number(m[1]), number(m[2])]);
+    return games.some((g) => g.some(Number.isNaN)) ? null : games;
+  }
+
+  // An integer field: blank → null; digits → a number; anything else as typed, for the API to refuse.
+  function integer(value) {
+    value = (value || "").trim();
+    if (!value) return null;
+    return /^-?\d+$/.test(value) ? Number(value) : value;
+  }
+
+  // The acta as the API takes it, from the form; null (and the form's messages shown) if it cannot be.
+  function body() {
+    const errors = {};
+    if (!table.value.trim()) errors.table = [t("table_required")];
+    const tantos = parseTantos($("tantos").value);
+    if (tantos === null) errors.tantos = [t("tantos")];
+    if (Object.keys(errors).length) {
+      say(t("check"), "error");
+      showErrors(errors);
+      return null;
+    }
+    const match = current && String(current.table) === table.value.trim() ? current : null;
+    const side = $("winner").value;
+    const pair = match && side ? match["pair_" + side] : null;
+    return {
+      round: integer($("round").value) ?? integer(round),
+      table: integer(table.value),
+      version: integer(version.value) ?? 0, // blank: "I saw no result", never overwrite one unseen
+      outcome: $("outcome").value || "played",
+      games_a: integer(gamesA.value),
+      games_b: integer(gamesB.value),
+      winner: pair ? pair.number : null,
+      tantos,
+      reason: $("reason").value,
+      source: "control",
+    };
+  }
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clearErrors();
     if (pending) await pending;
     if (!current && table.value.trim()) await lookup();
+    const acta = body();
+    if (!acta) return;
     const button = document.getElementById("entry-submit");
     button.disabled = true;
     let response;
     try {
-      response = await fetch(form.action || window.location.href, {
-        method: "POST", body: new FormData(form), credentials: "same-origin", headers: { Accept: "application/json" },
+      response = await fetch(form.dataset.submit, {
+        method: "POST",
+        body: JSON.stringify(acta),
+        credentials: "same-origin",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          "X-CSRFToken": $("csrfmiddlewaretoken").value,
+        },
       });
     } catch (e) {
       button.disabled = false;
@@ -199,21 +287,29 @@
     }
     button.disabled = false;
     const data = await response.json().catch(() => ({}));
-    if (response.ok) {
+    if (response.status === 201) {
       say(data.message, "");
       renderState(data.state);
       reset();
       return;
     }
-    if (data.lookup) showLookup(data.lookup);
     if (response.status === 409) {
-      // Someone else entered this table since it was loaded: show theirs, keep ours for a decision.
-      say(`${data.error} ${t("conflict")}`, "error");
+      // Someone else entered this table since it was loaded: show theirs, keep ours for a decision
+      // (the version now seen goes with the next Enter, which then corrects it knowingly).
+      current = null;
+      await lookup();
+      say(`${data.detail} ${t("conflict")}`, "error");
       gamesA.focus();
       return;
     }
-    if (data.error) say(data.error, "error"); else say(t("check"), "error");
-    if (!showErrors(data.errors)) table.focus();
+    if (response.status === 400) {
+      say(data.detail || t("check"), "error");
+      const { code, ...errors } = data;
+      if (!showErrors(errors)) table.focus();
+      return;
+    }
+    say(data.detail || t("check"), "error");
+    table.focus();
   });
 
   document.addEventListener("click", (event) => {

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from scoring.selectors import standings as selectors
 from scoring.services.results import result_submit
 from tests.factories import UserFactory, grant
-from tests.scoring import expel, playing, publish_next_round
+from tests.scoring import desk_body, expel, playing, publish_next_round
 from tests.torneo.simulation import new_tournament
 from torneo import snapshot
 from torneo.errors import TournamentError
@@ -158,23 +158,25 @@ def next_round_or_none(sim):
         raise
 
 
+@pytest.mark.slow
 def test_128_pairs_from_the_first_draw_to_the_final_classification_through_the_pages_and_the_api():
-    """The mesa enters the actas of even tables on its page (JSON, as the script does) and a second
-    desk the odd ones through the API; one double loss (AMM 6.5.b) and one walkover (6.1.b) on the
-    way; the rondas finales from round 5 follow a fixed bracket (5.8.d)."""
+    """The mesa enters the actas of even tables on its page (as its script does: the API with the
+    browser's session, the winner by side, source "control") and a second desk the odd ones through
+    the API with a token's client; one double loss (AMM 6.5.b) and one walkover (6.1.b) on the way;
+    the rondas finales from round 5 follow a fixed bracket (5.8.d)."""
     sim = new_tournament(128, seed=128, format=Tournament.Format.CEROS, max_losses=1, final_phase_from_round=5)
     t = sim.tournament
-    page = Client()
+    page = APIClient()  # the entry page's script, with the browser's session
     page.force_login(grant(UserFactory(username="mesa-pagina"), t, "control"))
     api = APIClient()
     api.force_authenticate(grant(UserFactory(username="mesa-api"), t, "control"))
     rng = random.Random(128)
-    entry = f"/torneos/{t.slug}/gestion/resultados/"
+    results = f"/api/v1/tournaments/{t.slug}/results/"
     for number in range(1, 20):
         round_ = next_round_or_none(sim)
         if round_ is None:  # the format says the tournament is decided
             break
-        state = page.get(f"{entry}estado.json", {"ronda": round_.number}).json()
+        state = page.get(f"{results}pending/", {"round": round_.number}).json()
         for i, missing in enumerate(state["missing"]):
             loser = rng.randint(0, 2)
             a_wins = rng.random() < 0.5
@@ -186,15 +188,17 @@ def test_128_pairs_from_the_first_draw_to_the_final_classification_through_the_p
             else:
                 body |= {"games_a": 3 if a_wins else loser, "games_b": loser if a_wins else 3}
             if missing["table"] % 2 == 0:
-                response = page.post(entry, body, HTTP_ACCEPT="application/json")
-                assert response.status_code == 200, response.content
+                sent, _errors = desk_body(round_, body)
+                response = page.post(results, sent, format="json")
+                assert response.status_code == 201, response.content
+                assert response.json()["source"] == "control"
             else:
                 if body.get("winner") == "b":
                     m = Match.objects.get(round=round_, table_number=missing["table"])
                     body["winner"] = m.pair_b.number
-                response = api.post(f"/api/v1/tournaments/{t.slug}/results/", body, format="json")
+                response = api.post(results, body, format="json")
                 assert response.status_code == 201, response.content
-        assert page.get(f"{entry}estado.json", {"ronda": round_.number}).json()["missing"] == []
+        assert page.get(f"{results}pending/", {"round": round_.number}).json()["missing"] == []
     rounds = list(Round.objects.filter(tournament=t).order_by("number"))
     assert [r.is_final for r in rounds][-3:] == [True, True, True] and rounds[-1].kind == Round.Kind.BRACKET
     final = rounds[-1].matches.get()

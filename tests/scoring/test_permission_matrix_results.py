@@ -77,18 +77,6 @@ CASES = [
     # --- pages of the mesa de control ---
     Case("entry page", "get", lambda w: f"{s(w)}/gestion/resultados/?ronda={match(w).round.number}", RESULTS),
     Case("enter a result", "post", lambda w: f"{s(w)}/gestion/resultados/", RESULTS, entry),
-    Case(
-        "table lookup (json)",
-        "get",
-        lambda w: f"{s(w)}/gestion/resultados/mesa.json?ronda=1&mesa={match(w).table_number}",
-        RESULTS,
-    ),
-    Case(
-        "tables missing an acta (json)",
-        "get",
-        lambda w: f"{s(w)}/gestion/resultados/estado.json?ronda={match(w).round.number}",
-        RESULTS,
-    ),
     Case("confirmation queue", "get", lambda w: f"{s(w)}/gestion/resultados/confirmar/", RESULTS),
     Case("history", "get", lambda w: f"{s(w)}/gestion/resultados/partida/{match(w).pk}/", VIEWERS_PRIVATE),
     Case(
@@ -144,6 +132,21 @@ CASES = [
         lambda w: f"{api(w)}/results/",
         RESULTS,
         entry,
+        api=True,
+    ),
+    Case(
+        "api table lookup (the entry page's script)",
+        "get",
+        lambda w: f"{api(w)}/results/lookup/?round=1&table={match(w).table_number}",
+        RESULTS,
+        api=True,
+    ),
+    Case(
+        "api enter a result declared from the mesa de control",
+        "post",
+        lambda w: f"{api(w)}/results/",
+        RESULTS,
+        lambda w: {**entry(w), "source": "control"},
         api=True,
     ),
     Case(

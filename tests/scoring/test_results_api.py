@@ -63,6 +63,124 @@ def test_enter_a_result_by_round_and_table(api):
     assert match.winner_id == match.pair_b_id
 
 
+def test_entering_answers_with_the_pages_message_and_the_tables_still_missing(api):
+    """One request per acta for the mesa's desk: the 201 also says what the page says and what is left."""
+    _sim, round_, client, base = api
+    first, second, third = playing(round_)
+    body = {"round": 1, "table": first.table_number, "games_a": 3, "games_b": 1, "version": 0}
+    data = client.post(f"{base}/results/", body, format="json").json()
+    assert data["message"] == f"Mesa {first.table_number}: {first.pair_a} 3–1 {first.pair_b}. Anotado (versión 1)."
+    assert data["state"]["round"] == 1 and data["state"]["decided"] == 1
+    assert [m["table"] for m in data["state"]["missing"]] == [second.table_number, third.table_number]
+    walkover = {"match": second.pk, "outcome": "walkover", "winner": second.pair_b.number, "version": 0}
+    data = client.post(f"{base}/results/", walkover, format="json").json()
+    assert data["message"] == (
+        f"Mesa {second.table_number}: {second.pair_a} 0–3 {second.pair_b} (Incomparecencia). Anotado (versión 1)."
+    )
+
+
+def test_with_the_double_check_the_message_says_who_must_confirm(api):
+    sim, round_, client, base = api
+    sim.tournament.results_double_check = True
+    sim.tournament.save()
+    match = playing(round_)[0]
+    body = {"round": 1, "table": match.table_number, "games_a": 3, "games_b": 2, "version": 0}
+    data = client.post(f"{base}/results/", body, format="json").json()
+    assert data["status"] == "proposed" and data["message"].endswith("Pendiente de que otra persona lo confirme.")
+    assert [a["table"] for a in data["state"]["awaiting"]] == [match.table_number] and data["state"]["decided"] == 0
+    other = APIClient()
+    other.force_authenticate(grant(UserFactory(username="otra-mesa"), sim.tournament, "control"))
+    data = other.post(f"{base}/results/", {**body, "version": 1}, format="json").json()
+    assert data["status"] == "confirmed" and data["message"].endswith("Confirmado (versión 1).")
+    assert data["state"]["awaiting"] == [] and data["state"]["decided"] == 1
+
+
+def test_the_client_declares_where_an_acta_comes_from_control_or_api(api):
+    """The mesa's page sends source "control"; without it an acta is from the API; nothing else."""
+    _sim, round_, client, base = api
+    first, second, third = playing(round_)
+    body = {"round": 1, "games_a": 3, "games_b": 1, "version": 0}
+    assert (
+        client.post(f"{base}/results/", {**body, "table": first.table_number}, format="json").json()["source"] == "api"
+    )
+    response = client.post(
+        f"{base}/results/", {**body, "table": second.table_number, "source": "control"}, format="json"
+    )
+    assert response.status_code == 201 and response.json()["source"] == "control"
+    assert second.submissions.get().source == ResultSubmission.Source.CONTROL
+    for source in ("player", "juez", "hands", ""):
+        refused = client.post(
+            f"{base}/results/", {**body, "table": third.table_number, "source": source}, format="json"
+        )
+        assert refused.status_code == 400 and "source" in refused.json(), source
+    assert not third.submissions.exists()
+
+
+def test_a_declared_source_changes_nobody_s_permissions(world):
+    body = {"round": 1, "table": world_match(world).table_number, "games_a": 3, "games_b": 1, "version": 0}
+    for role in ("juez", "player"):
+        client = APIClient()
+        client.force_authenticate(world.users[role])
+        response = client.post(
+            f"/api/v1/tournaments/{world.tournament.slug}/results/", {**body, "source": "control"}, format="json"
+        )
+        assert response.status_code == 403, role
+    assert not ResultSubmission.objects.exists()
+
+
+def test_lookup_a_table_for_the_mesa(api):
+    sim, round_, client, base = api
+    match = playing(round_)[0]
+    result_submit(match=match, by=sim.organizer, games_a=3, games_b=1)
+    response = client.get(f"{base}/results/lookup/", {"round": 1, "table": match.table_number})
+    assert response.status_code == 200 and response["Cache-Control"] == "no-store"
+    data = response.json()
+    assert (data["id"], data["table"], data["round"], data["version"], data["is_bye"]) == (
+        match.pk,
+        match.table_number,
+        1,
+        1,
+        False,
+    )
+    assert data["pair_a"]["number"] == match.pair_a.number and data["pair_b"]["name"] == match.pair_b.display_name
+    assert data["winner"] == match.pair_a.number and data["latest_by"] == sim.organizer.username
+    # Without a round: the last published one.
+    assert client.get(f"{base}/results/lookup/", {"table": match.table_number}).json()["id"] == match.pk
+
+
+LOOKUP_BAD = [
+    ({"round": 1}, 400, "Indica el número de mesa"),
+    ({"round": 1, "table": ""}, 400, "Indica el número de mesa"),
+    ({"round": 1, "table": "tres"}, 400, "El número de mesa no es válido"),
+    ({"round": 1, "table": "-1"}, 400, "El número de mesa no es válido"),
+    ({"round": 1, "table": "²"}, 400, "El número de mesa no es válido"),
+    ({"round": 1, "table": "99"}, 404, "No hay ninguna mesa 99 en la ronda 1."),
+    ({"round": 1, "table": "0"}, 404, "No hay ninguna mesa 0 en la ronda 1."),
+    ({"round": 1, "table": "9" * 30}, 404, "No hay ninguna mesa"),
+    ({"round": 7, "table": "1"}, 404, "No hay ninguna ronda 7 publicada."),
+]
+
+
+@pytest.mark.parametrize(("query", "code", "detail"), LOOKUP_BAD, ids=[str(q) for q, _c, _d in LOOKUP_BAD])
+def test_lookup_of_a_missing_or_bad_table_is_a_clear_4xx(api, query, code, detail):
+    _sim, _round, client, base = api
+    response = client.get(f"{base}/results/lookup/", query)
+    assert response.status_code == code
+    assert detail in response.json()["detail"]
+
+
+def test_lookup_is_for_those_who_enter_results(api):
+    sim, round_, _client, base = api
+    url = f"{base}/results/lookup/?round=1&table={playing(round_)[0].table_number}"
+    assert APIClient().get(url).status_code in (401, 403)
+    juez = APIClient()
+    juez.force_authenticate(sim.juez)
+    assert juez.get(url).status_code == 403
+    organizer = APIClient()
+    organizer.force_authenticate(sim.organizer)
+    assert organizer.get(url).status_code == 200
+
+
 def test_enter_a_special_outcome_by_match_id_naming_the_winner_by_number_amm_6_1_b(api):
     _sim, round_, client, base = api
     match = playing(round_)[2]
@@ -234,6 +352,7 @@ def test_the_schema_documents_the_results_endpoints():
         "/api/v1/tournaments/{tournament_slug}/results/",
         "/api/v1/tournaments/{tournament_slug}/results/{id}/history/",
         "/api/v1/tournaments/{tournament_slug}/results/pending/",
+        "/api/v1/tournaments/{tournament_slug}/results/lookup/",
         "/api/v1/tournaments/{tournament_slug}/submissions/{id}/confirm/",
         "/api/v1/tournaments/{tournament_slug}/submissions/{id}/reject/",
         "/api/v1/tournaments/{tournament_slug}/standings/",
@@ -244,6 +363,14 @@ def test_the_schema_documents_the_results_endpoints():
     post = paths["/api/v1/tournaments/{tournament_slug}/results/"]["post"]
     assert {"201", "400", "403", "409"} <= set(post["responses"])
     assert "version" in schema["components"]["schemas"]["ResultSubmitRequest"]["required"]
+    source = schema["components"]["schemas"]["ResultSubmitRequest"]["properties"]["source"]
+    assert source["default"] == "api" and "No cambia quién puede anotar" in source["description"]
+    choices = source.get("$ref") or source["allOf"][0]["$ref"]
+    assert schema["components"]["schemas"][choices.rsplit("/", 1)[1]]["enum"] == ["control", "api"]
+    created = post["responses"]["201"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert {"message", "state", "version", "source"} <= set(schema["components"]["schemas"][created]["properties"])
+    lookup = paths["/api/v1/tournaments/{tournament_slug}/results/lookup/"]["get"]
+    assert {p["name"] for p in lookup["parameters"]} >= {"round", "table"} and "404" in lookup["responses"]
 
 
 def test_a_round_number_out_of_any_range_is_not_found_never_a_500(client):

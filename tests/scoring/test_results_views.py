@@ -1,6 +1,7 @@
-"""The results pages: the mesa's fast entry (plain form and JSON for the script), conflicts (409),
-bad input, locking (AMM 3.18), history, the double check's confirmation (AMM 3.16), and the public
-results, standings, bracket and classification pages (live, fixed number of queries)."""
+"""The results pages: the mesa's fast entry (the plain form, and what its script does through the
+API: lookup, pending, results/), conflicts (409), bad input, locking (AMM 3.18), history, the
+double check's confirmation (AMM 3.16), and the public results, standings, bracket and
+classification pages (live, fixed number of queries)."""
 
 import re
 
@@ -8,11 +9,12 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
 
 from scoring.models import ResultSubmission
 from scoring.services.results import result_submit
 from tests.factories import UserFactory, grant
-from tests.scoring import playing, publish_next_round, world_match
+from tests.scoring import desk_body, playing, publish_next_round, world_match
 from tests.torneo import conftest as torneo_conftest
 from tests.torneo.simulation import new_tournament
 from torneo.models import Match, Tournament
@@ -34,6 +36,18 @@ def mesa():
     client = Client()
     client.force_login(user)
     return sim, round_, client, user
+
+
+def api(t: Tournament) -> str:
+    return f"/api/v1/tournaments/{t.slug}/results/"
+
+
+def desk(user) -> APIClient:
+    """The entry page's script: the API with the browser's session (the page's CSRF token aside:
+    test_the_desk_script_sends_the_pages_csrf_token checks that)."""
+    client = APIClient()
+    client.force_login(user)
+    return client
 
 
 def form_errors(html: str) -> dict[str, list[str]]:
@@ -74,26 +88,56 @@ def test_entering_an_acta_saves_it_and_comes_back_to_the_table_field(mesa):
     assert match.submissions.get().source == ResultSubmission.Source.CONTROL
 
 
-def test_json_entry_for_the_script_answers_with_the_message_and_the_tables_left(mesa):
-    sim, round_, client, _user = mesa
+def test_the_page_gives_its_script_the_api_urls(mesa):
+    sim, _round, client, _user = mesa
+    html = client.get(entry_url(sim.tournament)).content.decode()
+    base = api(sim.tournament)
+    assert f'data-lookup="{base}lookup/"' in html and f'data-pending="{base}pending/"' in html
+    assert f'data-submit="{base}"' in html
+    assert "mesa.json" not in html and "estado.json" not in html
+
+
+def test_the_desk_script_enters_through_the_api_with_the_message_and_the_tables_left(mesa):
+    sim, round_, _client, user = mesa
     match = playing(round_)[1]
-    data = client.post(
-        entry_url(sim.tournament),
-        {"round": 1, "table": match.table_number, "games_a": 0, "games_b": 3, "tantos": "10-40 22-40, 35-40"},
-        HTTP_ACCEPT="application/json",
-    ).json()
-    assert data["ok"] and data["status"] == "confirmed"
+    typed = {"round": 1, "table": match.table_number, "games_a": 0, "games_b": 3, "tantos": "10-40 22-40, 35-40"}
+    body, errors = desk_body(round_, typed)
+    assert not errors and body["tantos"] == [[10, 40], [22, 40], [35, 40]] and body["version"] == 0
+    response = desk(user).post(api(sim.tournament), body, format="json")
+    assert response.status_code == 201, response.json()
+    data = response.json()
+    assert data["status"] == "confirmed" and data["source"] == ResultSubmission.Source.CONTROL
+    assert data["message"] == f"Mesa {match.table_number}: {match.pair_a} 0–3 {match.pair_b}. Anotado (versión 1)."
     assert [m["table"] for m in data["state"]["missing"]] == [m.table_number for m in playing(round_) if m != match]
     match.refresh_from_db()
     assert (match.tantos_a, match.tantos_b) == (67, 120)
+    assert match.submissions.get().source == ResultSubmission.Source.CONTROL
 
 
-def test_lookup_json_gives_pairs_players_result_and_version(mesa):
-    sim, round_, client, _user = mesa
+def test_the_desk_script_sends_the_pages_csrf_token(mesa):
+    """The API takes the browser's session only with the CSRF token the page's form carries
+    (X-CSRFToken), as the script sends it."""
+    sim, round_, _client, user = mesa
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(user)
+    html = client.get(entry_url(sim.tournament)).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    typed = {"round": 1, "table": playing(round_)[0].table_number, "games_a": 3, "games_b": 1}
+    body, _errors = desk_body(round_, typed)
+    refused = client.post(api(sim.tournament), body, format="json")
+    assert refused.status_code == 403 and "CSRF" in refused.json()["detail"]
+    assert not ResultSubmission.objects.exists()
+    response = client.post(api(sim.tournament), body, format="json", HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 201, response.json()
+
+
+def test_the_desk_script_looks_up_a_table_pairs_players_result_and_version(mesa):
+    sim, round_, _client, user = mesa
     match = playing(round_)[2]
     result_submit(match=match, by=sim.organizer, games_a=3, games_b=2)
-    url = f"/torneos/{sim.tournament.slug}/gestion/resultados/mesa.json"
-    data = client.get(url, {"ronda": 1, "mesa": match.table_number}).json()
+    client = desk(user)
+    url = f"{api(sim.tournament)}lookup/"
+    data = client.get(url, {"round": 1, "table": match.table_number}).json()
     assert data["pair_a"]["number"] == match.pair_a.number
     assert data["pair_a"]["players"] == match.pair_a.members_label
     assert (data["outcome"], data["games_a"], data["games_b"], data["version"], data["locked"]) == (
@@ -103,12 +147,12 @@ def test_lookup_json_gives_pairs_players_result_and_version(mesa):
         1,
         False,
     )
-    missing = client.get(url, {"ronda": 1, "mesa": 99})
-    assert missing.status_code == 404 and missing.json() == {"error": "No hay ninguna mesa 99 en la ronda 1."}
+    missing = client.get(url, {"round": 1, "table": 99})
+    assert missing.status_code == 404 and missing.json() == {"detail": "No hay ninguna mesa 99 en la ronda 1."}
 
 
 def test_someone_else_entered_the_table_since_it_was_loaded_is_a_clear_409(mesa):
-    sim, round_, client, _user = mesa
+    sim, round_, client, user = mesa
     match = playing(round_)[0]
     other = grant(UserFactory(username="mesa-dos"), sim.tournament, "control")
     result_submit(match=match, by=other, games_a=3, games_b=0, expected_version=0)
@@ -118,8 +162,12 @@ def test_someone_else_entered_the_table_since_it_was_loaded_is_a_clear_409(mesa)
     assert response.status_code == 409
     assert "acaba de recibir otro resultado (versión 1, de mesa-dos)" in html
     assert 'name="version" value="1"' in html and 'name="games_a" value="1"' in html  # kept, now knowingly
-    as_json = client.post(entry_url(sim.tournament), post, HTTP_ACCEPT="application/json")
-    assert as_json.status_code == 409 and as_json.json()["lookup"]["games_a"] == 3
+    # The script: the API's 409, then a new lookup shows the other person's result and its version.
+    body, _errors = desk_body(round_, post)
+    as_json = desk(user).post(api(sim.tournament), body, format="json")
+    assert as_json.status_code == 409 and "acaba de recibir otro resultado" in as_json.json()["detail"]
+    lookup = desk(user).get(f"{api(sim.tournament)}lookup/", {"round": 1, "table": match.table_number}).json()
+    assert (lookup["games_a"], lookup["version"], lookup["latest_by"]) == (3, 1, "mesa-dos")
     match.refresh_from_db()
     assert (match.games_a, match.games_b, match.submissions.count()) == (3, 0, 1)
     # Sending it again with the version now seen is a deliberate correction.
@@ -138,31 +186,60 @@ def test_a_blank_version_never_overwrites_a_result_unseen(mesa):
     assert response.status_code == 409
 
 
+# (typed in the form, field, the form's message, what the script shows: the API's or its own message)
 ENTRY_BAD = [
-    ({"table": ""}, "table", "Escribe el número de mesa."),
-    ({"table": "99", "games_a": "3", "games_b": "1"}, "table", "No hay ninguna mesa 99 en la ronda 1."),
-    ({"games_a": "3", "games_b": "3"}, "games_a", "3-3 no es un resultado posible"),
-    ({"games_a": "tres", "games_b": "1"}, "games_a", "Introduzca un número entero."),
-    ({"games_a": "3", "games_b": "1", "tantos": "cuarenta"}, "tantos", "Escribe los tantos de cada juego como 40-32"),
-    ({"games_a": "3", "games_b": "1", "tantos": "40-10"}, "tantos", "Hay 1 juegos con tantos pero la partida tuvo 4"),
-    ({"outcome": "bye", "winner": "a"}, "outcome", "Escoja una opción válida."),
-    ({"outcome": "walkover"}, "winner", "Indica qué pareja gana la partida."),
-    ({"outcome": "walkover", "winner": "c"}, "winner", "Escoja una opción válida."),
-    ({"outcome": "ruling", "winner": "b"}, "reason", "Escribe la decisión del juez"),
-    ({"games_a": "3", "games_b": "1", "reason": "x" * 501}, "reason", "menos de 500 caracteres"),
+    ({"table": ""}, "table", "Escribe el número de mesa.", "Escribe el número de mesa."),
+    (
+        {"table": "99", "games_a": "3", "games_b": "1"},
+        "table",
+        "No hay ninguna mesa 99 en la ronda 1.",
+        "No hay ninguna mesa 99 en la ronda 1.",
+    ),
+    ({"games_a": "3", "games_b": "3"}, "games_a", "3-3 no es un resultado posible", "3-3 no es un resultado posible"),
+    ({"games_a": "tres", "games_b": "1"}, "games_a", "Introduzca un número entero.", "Introduzca un número entero"),
+    (
+        {"games_a": "3", "games_b": "1", "tantos": "cuarenta"},
+        "tantos",
+        "Escribe los tantos de cada juego como 40-32",
+        "Escribe los tantos de cada juego como 40-32",
+    ),
+    (
+        {"games_a": "3", "games_b": "1", "tantos": "40-10"},
+        "tantos",
+        "Hay 1 juegos con tantos pero la partida tuvo 4",
+        "Hay 1 juegos con tantos pero la partida tuvo 4",
+    ),
+    # The script's menu has neither: the API names the same field.
+    ({"outcome": "bye", "winner": "a"}, "outcome", "Escoja una opción válida.", "Resultado no válido."),
+    ({"outcome": "walkover"}, "winner", "Indica qué pareja gana la partida.", "Indica qué pareja gana la partida."),
+    ({"outcome": "walkover", "winner": "c"}, "winner", "Escoja una opción válida.", "Indica qué pareja gana"),
+    ({"outcome": "ruling", "winner": "b"}, "reason", "Escribe la decisión del juez", "Escribe la decisión del juez"),
+    (
+        {"games_a": "3", "games_b": "1", "reason": "x" * 501},
+        "reason",
+        "menos de 500 caracteres",
+        "no tenga más de 500 caracteres",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("data", "field", "message"), ENTRY_BAD, ids=[f"{b[1]}-{i}" for i, b in enumerate(ENTRY_BAD)])
-def test_bad_input_on_the_entry_form_names_the_field_and_writes_nothing(mesa, data, field, message):
-    sim, round_, client, _user = mesa
+@pytest.mark.parametrize(
+    ("data", "field", "message", "script_message"), ENTRY_BAD, ids=[f"{b[1]}-{i}" for i, b in enumerate(ENTRY_BAD)]
+)
+def test_bad_input_on_the_entry_form_names_the_field_and_writes_nothing(mesa, data, field, message, script_message):
+    sim, round_, client, user = mesa
     post = {"round": 1, "table": playing(round_)[0].table_number, "version": 0, **data}
     response = client.post(entry_url(sim.tournament), post)
     assert response.status_code == 400
     errors = form_errors(response.content.decode())
     assert field in errors and any(message in e for e in errors[field]), errors
-    as_json = client.post(entry_url(sim.tournament), post, HTTP_ACCEPT="application/json")
-    assert as_json.status_code == 400 and any(message in e for e in as_json.json()["errors"][field])
+    # The script: what it refuses to send shows the form's message; the rest the API's, by field.
+    body, shown = desk_body(round_, post)
+    if body is not None:
+        as_json = desk(user).post(api(sim.tournament), body, format="json")
+        assert as_json.status_code == 400, as_json.json()
+        shown = as_json.json()
+    assert field in shown and any(script_message in e for e in shown[field]), shown
     assert not ResultSubmission.objects.exists()
     assert not Match.objects.filter(round=round_).exclude(outcome__in=["pending", "bye"]).exists()
 
@@ -306,7 +383,11 @@ def test_entry_page_lists_tables_awaiting_confirmation(world):
     result_submit(match=match, by=world.users["control"], games_a=3, games_b=2)
     organizer = Client()
     organizer.force_login(world.users["organizer"])
-    state = organizer.get(f"/torneos/{world.tournament.slug}/gestion/resultados/estado.json", {"ronda": 1}).json()
+    html = organizer.get(entry_url(world.tournament), {"ronda": 1}).content.decode()
+    awaiting = re.search(r'id="entry-awaiting">(.*?)</ul>', html, re.S).group(1)
+    assert f"Mesa {match.table_number}:" in awaiting and "control" in awaiting
+    # And what the script refreshes the lists with (every few seconds and after each acta).
+    state = desk(world.users["organizer"]).get(f"{api(world.tournament)}pending/", {"round": 1}).json()
     assert state["missing"] == [] and [a["table"] for a in state["awaiting"]] == [match.table_number]
     assert state["awaiting"][0]["by"] == "control"
 

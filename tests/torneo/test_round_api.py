@@ -271,6 +271,7 @@ FORMATS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FORMATS)
 def test_a_100_pair_tournament_runs_through_the_api_in_every_format_amm_5_5_5_6_5_7(name):
     """Prepare and publish every round by API (results through the results service) until the

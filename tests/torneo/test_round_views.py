@@ -626,6 +626,7 @@ def test_the_prepared_round_page_takes_the_same_queries_for_16_and_120_pairs(dja
             assert Client().get(url(sim, "rondas/1/")).status_code == 200
 
 
+@pytest.mark.slow
 def test_a_100_pair_knockout_with_rondas_finales_runs_entirely_through_the_staff_pages_amm_5_8_d():
     """Every round prepared and published in the staff pages; results through the results service."""
     sim = new_tournament(101, seed=21, format=Tournament.Format.CEROS, max_losses=1, final_phase_from_round=6)

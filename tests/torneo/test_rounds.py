@@ -105,6 +105,7 @@ def test_next_round_waits_for_every_result_and_names_the_tables():
         round_prepare(tournament=sim.tournament, by=sim.organizer)
 
 
+@pytest.mark.slow
 def test_knockout_plain_101_pairs_to_a_champion_with_fair_exentas_amm_5_6():
     sim = new_tournament(101, seed=7, format=Tournament.Format.CEROS, max_losses=1)
     sim.play_all()

@@ -4,6 +4,8 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import timezone
+from rest_framework.test import APIClient
 
 from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
 from torneo.models import Pair, Tournament
@@ -121,30 +123,62 @@ def test_trio_form_shows_a_third_optional_player_amm_5_8_e():
     assert "p3_first_name" in html and "opcional: tríos" in html
 
 
-def test_mesa_checks_in_with_json_without_reloading():
+def test_mesa_checks_in_without_reloading_through_the_api():
+    """static/js/checkin.js: the page's form names the API's check-in (data-api); POST marks the
+    pair present, DELETE undoes it, with the browser's session and the page's CSRF token."""
     t = TournamentFactory()
     pair = make_pair(t)
-    client = Client()
+    client = APIClient(enforce_csrf_checks=True)
     client.force_login(grant(UserFactory(), t, "control"))
-    url = f"/torneos/{t.slug}/gestion/parejas/{pair.number}/presencia/"
-    response = client.post(url, {"present": "1"}, HTTP_ACCEPT="application/json")
-    assert response.status_code == 200 and re.fullmatch(r"\d\d:\d\d", response.json()["checked_in_at"])
-    response = client.post(url, {"present": "0"}, HTTP_ACCEPT="application/json")
-    assert response.json()["checked_in_at"] is None
+    html = client.get(f"/torneos/{t.slug}/gestion/parejas/").content.decode()
+    url = f"/api/v1/tournaments/{t.slug}/pairs/{pair.number}/check-in/"
+    assert f'data-api="{url}"' in html
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    assert client.post(url, format="json").status_code == 403  # no token: refused
+    response = client.post(url, format="json", HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 200
+    pair.refresh_from_db()
+    # The script shows the time as the page does (the server's local time, in the ISO string).
+    shown = re.search(r"T(\d\d:\d\d)", response.json()["checked_in_at"]).group(1)
+    assert shown == timezone.localtime(pair.checked_in_at).strftime("%H:%M")
+    response = client.delete(url, format="json", HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 200 and response.json()["checked_in_at"] is None
 
 
-def test_check_in_error_is_json_for_the_script():
+def test_check_in_error_is_clear_for_the_script():
     t = TournamentFactory(max_pairs=1)
     make_pair(t)
     waiting = make_pair(t)
+    client = APIClient()
+    client.force_login(grant(UserFactory(), t, "control"))
+    response = client.post(f"/api/v1/tournaments/{t.slug}/pairs/{waiting.number}/check-in/", format="json")
+    assert response.status_code == 400 and "lista de espera" in response.json()["detail"]
+    waiting.refresh_from_db()
+    assert waiting.checked_in_at is None
+
+
+def test_check_in_without_javascript_is_a_plain_post_and_a_redirect():
+    t = TournamentFactory(max_pairs=1)
+    pair = make_pair(t)
+    waiting = make_pair(t)
     client = Client()
     client.force_login(grant(UserFactory(), t, "control"))
-    response = client.post(
-        f"/torneos/{t.slug}/gestion/parejas/{waiting.number}/presencia/",
-        {"present": "1"},
-        HTTP_ACCEPT="application/json",
-    )
-    assert response.status_code == 400 and "lista de espera" in response.json()["error"]
+    url = f"/torneos/{t.slug}/gestion/parejas/{pair.number}/presencia/"
+    back = f"/torneos/{t.slug}/gestion/parejas/?q=x#pair-{pair.number}"
+    response = client.post(url, {"present": "1", "next": back})
+    assert response.status_code == 302 and response["Location"] == back
+    pair.refresh_from_db()
+    assert pair.checked_in_at is not None
+    html = client.get(f"/torneos/{t.slug}/gestion/parejas/").content.decode()
+    assert f"✔ {timezone.localtime(pair.checked_in_at).strftime('%H:%M')}" in html
+    # Even asking for JSON, the page answers as a page: the JSON is the API's.
+    response = client.post(url, {"present": "0"}, HTTP_ACCEPT="application/json")
+    assert response.status_code == 302 and response["Location"] == f"/torneos/{t.slug}/gestion/parejas/"
+    pair.refresh_from_db()
+    assert pair.checked_in_at is None
+    response = client.post(f"/torneos/{t.slug}/gestion/parejas/{waiting.number}/presencia/", {"present": "1"})
+    assert response.status_code == 302
+    assert "lista de espera" in client.get(response["Location"]).content.decode()
 
 
 def test_csv_import_page_lists_bad_rows():

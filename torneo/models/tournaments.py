@@ -6,6 +6,7 @@ database can enforce, and small derived properties.
 
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -18,6 +19,9 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from torneo.rulesets import DEFAULT_RULE_SET, RULE_SET_CHOICES
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class Tournament(models.Model):
@@ -172,7 +176,7 @@ class Tournament(models.Model):
 
     def clean(self) -> None:
         """Each format needs its own parameters; say which one is missing, on its field."""
-        errors: dict[str, str] = {}
+        errors: dict[str, StrOrPromise] = {}
         if self.format == self.Format.REPESCA:
             if not self.repesca_until_round:
                 errors["repesca_until_round"] = _(
@@ -315,7 +319,7 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.full_name
 
-    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.set_normalized_name()
         super().save(*args, **kwargs)
 

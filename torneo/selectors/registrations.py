@@ -1,13 +1,16 @@
 """Reads of registrations: a tournament's pairs with their players (searchable by player name) and
 its counts by status. Querysets with what their templates need, in a fixed number of queries."""
 
+from collections.abc import Sequence
+from typing import TypedDict
+
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from torneo.identity import normalize_name
-from torneo.models import Pair, PairMember, Tournament
+from torneo.models import Pair, PairMember, Player, Tournament
 
 
-def members_prefetch(path: str = "members") -> Prefetch:
+def members_prefetch(path: str = "members") -> "Prefetch[str, QuerySet[PairMember]]":
     """A pair's members with their players, in seat order, prefetched along ``path`` (e.g.
     "pair_a__members"): what the pair's label and the player role (torneo.permissions) read."""
     return Prefetch(path, queryset=PairMember.objects.select_related("player").order_by("position"))
@@ -17,7 +20,7 @@ def pairs_with_players() -> QuerySet[Pair]:
     return Pair.objects.prefetch_related(members_prefetch())
 
 
-def pairs_of(tournament: Tournament, *, q: str = "", statuses: list[str] | None = None) -> QuerySet[Pair]:
+def pairs_of(tournament: Tournament, *, q: str = "", statuses: Sequence[str] | None = None) -> QuerySet[Pair]:
     """A tournament's pairs, optionally only some statuses and those with a player matching `q`
     (every word of the search must appear in one player's name, accents and case ignored)."""
     qs = pairs_with_players().filter(tournament=tournament)
@@ -34,9 +37,11 @@ def pairs_of(tournament: Tournament, *, q: str = "", statuses: list[str] | None 
     return qs.order_by("registered_at", "id")
 
 
-def _players_matching(condition: Q):  # type: ignore[no-untyped-def]
-    from torneo.models import Player
+class _Pk(TypedDict):
+    pk: int
 
+
+def _players_matching(condition: Q) -> QuerySet[Player, _Pk]:
     return Player.objects.filter(condition).values("pk")
 
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, QuerySet
@@ -20,6 +22,10 @@ from django.utils.translation import gettext as _
 
 from torneo.draws.manager import GROUPS_LABEL
 from torneo.models import Draw, Match, Pair, PairMember, Round, Tournament, TournamentRole, pair_label, players_label
+from torneo.typing import AuthUser
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 Expected = dict[str, tuple[list[list[int]], int | None]]  # pool -> (matches, exenta), by pair number
 
@@ -36,7 +42,15 @@ GROUPS_COMMAND = (
 # --- lists of rounds -----------------------------------------------------------------------------
 
 
-def rounds_of(tournament: Tournament) -> QuerySet[Round]:
+class RoundCounts(TypedDict):
+    """What `rounds_of` annotates each round with."""
+
+    table_count: int
+    bye_count: int
+    pending_count: int
+
+
+def rounds_of(tournament: Tournament) -> QuerySet[WithAnnotations[Round, RoundCounts]]:
     """The tournament's rounds with their counts of tables, exentas and pending results (one query)."""
     return (
         Round.objects.filter(tournament=tournament)
@@ -50,7 +64,7 @@ def rounds_of(tournament: Tournament) -> QuerySet[Round]:
     )
 
 
-def jueces_of(tournament: Tournament) -> QuerySet[Any]:
+def jueces_of(tournament: Tournament) -> QuerySet[AuthUser]:
     """The users who may witness a draw: the tournament's jueces (AMM 5.5)."""
     return (
         get_user_model()
@@ -60,7 +74,7 @@ def jueces_of(tournament: Tournament) -> QuerySet[Any]:
     )
 
 
-def person_label(user: Any) -> str:
+def person_label(user: AuthUser | None) -> str:
     return (user.get_full_name() or user.get_username()) if user is not None else ""
 
 
@@ -74,7 +88,7 @@ class NextStep:
     checked_in: int  # before round 1: the pairs that will be drawn
 
 
-def next_step(tournament: Tournament, rounds: list[Round]) -> NextStep:
+def next_step(tournament: Tournament, rounds: Sequence[WithAnnotations[Round, RoundCounts]]) -> NextStep:
     last = rounds[-1] if rounds else None
     if last is not None and not last.is_published:
         return NextStep(last.number, last, 0, 0)
@@ -163,7 +177,7 @@ class Table:
         "winner",
     )
 
-    def __init__(self, row: dict[str, Any], pairs: dict[int, PairView], pool_title: str) -> None:
+    def __init__(self, row: Mapping[str, Any], pairs: dict[int, PairView], pool_title: str) -> None:
         self.number, self.pool, self.slot, self.outcome = row["table_number"], row["pool"], row["slot"], row["outcome"]
         self.games_a, self.games_b = row["games_a"], row["games_b"]
         self.pair_a = pairs[row["pair_a_id"]]
@@ -250,7 +264,7 @@ class DrawRecord:
     draw: Draw
     inputs: list[PoolInput]
     reason: str = ""  # for a superseded draw: the organizer's reason for the new draw
-    replaced_at: Any = None
+    replaced_at: datetime | None = None
     pools: list[SupersededPool] = field(default_factory=list)  # superseded: what it had published
 
     @property
@@ -304,7 +318,7 @@ class RoundPage:
     # --- matches and pairs ---
 
     @cached_property
-    def matches(self) -> list[dict[str, Any]]:
+    def matches(self) -> list[Mapping[str, Any]]:
         return list(
             Match.objects.filter(round=self.round)
             .order_by("pool", "table_number", "slot", "id")
@@ -515,7 +529,7 @@ def fixed_round_preview(tournament: Tournament) -> list[tuple[str, PairView, Pai
 # --- a draw's command input ---------------------------------------------------------------------
 
 
-def draw_cli_inputs(draw) -> list[dict]:  # type: ignore[no-untyped-def]
+def draw_cli_inputs(draw: Draw) -> list[dict[str, Any]]:
     """For a published draw, each pool's exact `python -m torneo.draws` input (AMM 5.5): anyone
     can run it and compare with the published matches. Pool seeds are `seed/label`."""
     if not draw.seed:

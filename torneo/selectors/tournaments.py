@@ -4,6 +4,7 @@ staff. Querysets with what their templates need, in a fixed number of queries.""
 from django.db.models import Count, Q, QuerySet
 
 from torneo.models import Pair, Tournament, TournamentRole
+from torneo.typing import User, signed_in
 
 
 def tournaments_public() -> QuerySet[Tournament]:
@@ -16,7 +17,7 @@ def tournaments_public() -> QuerySet[Tournament]:
     )
 
 
-def tournaments_visible_to(user) -> QuerySet[Tournament]:  # type: ignore[no-untyped-def]
+def tournaments_visible_to(user: User) -> QuerySet[Tournament]:
     """For the API list: public tournaments plus, for staff, the ones where they hold a role."""
     visible = Q(listed=True) & ~Q(status=Tournament.Status.DRAFT)
     if user.is_superuser:
@@ -27,8 +28,12 @@ def tournaments_visible_to(user) -> QuerySet[Tournament]:  # type: ignore[no-unt
     return Tournament.objects.filter(visible).order_by("-start_date", "name")
 
 
-def tournaments_managed_by(user) -> QuerySet[Tournament]:  # type: ignore[no-untyped-def]
-    qs = Tournament.objects.all() if user.is_superuser else Tournament.objects.filter(roles__user=user).distinct()
+def tournaments_managed_by(user: User) -> QuerySet[Tournament]:
+    """The tournaments where a signed-in user holds a role (all of them for a superuser)."""
+    if user.is_superuser:
+        qs = Tournament.objects.all()
+    else:
+        qs = Tournament.objects.filter(roles__user=signed_in(user)).distinct()
     return qs.annotate(
         pair_count=Count("pairs", filter=Q(pairs__status=Pair.Status.CONFIRMED), distinct=True)
     ).order_by("-start_date", "name")

@@ -25,7 +25,7 @@ def player_erase_personal_data(*, player: Player) -> Player:
         for name in ERASED_FIELDS:
             setattr(player, name, "")
         player.save()
-        Player.history.filter(id=player.pk).update(**dict.fromkeys(ERASED_FIELDS, ""))  # type: ignore[attr-defined]
+        Player.history.filter(id=player.pk).update(**dict.fromkeys(ERASED_FIELDS, ""))
         for member in PairMember.objects.select_for_update().filter(player=player):
             by_name = identity_key(document="", first_name=player.first_name, last_name=player.last_name)
             if member.identity_key is not None and member.identity_key.startswith("doc:"):
@@ -38,7 +38,7 @@ def player_erase_personal_data(*, player: Player) -> Player:
                 # a key of its own keeps both places.
                 member.identity_key = f"erased:{member.pk}" if taken else by_name
                 member.save(update_fields=["identity_key"])
-            PairMember.history.filter(id=member.pk, identity_key__startswith="doc:").update(  # type: ignore[attr-defined]
+            PairMember.history.filter(id=member.pk, identity_key__startswith="doc:").update(
                 identity_key=f"erased:{member.pk}"
             )
         return player

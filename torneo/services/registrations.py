@@ -20,12 +20,11 @@ messages that also name the player, so forms, the API and the CSV report can all
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import F, Field, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from simple_history.models import HistoricalRecords
@@ -33,11 +32,20 @@ from simple_history.models import HistoricalRecords
 from torneo.errors import Conflict, TournamentError
 from torneo.identity import clean_text, identity_key, normalize_document, normalize_name, validate_document
 from torneo.models import Pair, PairMember, Player, Tournament
+from torneo.typing import AuthUser
 
 PLAYER_FIELDS = ("first_name", "last_name", "id_document", "phone", "email", "club")
 # A pareja has two players, a trío three (AMM 5.8.e): no registration ever carries more.
 MAX_PLAYERS = 3
-_MAX_LENGTHS = {f.name: f.max_length for f in Player._meta.get_fields() if f.name in PLAYER_FIELDS}
+_MAX_LENGTHS = {
+    f.name: f.max_length for f in Player._meta.get_fields() if f.name in PLAYER_FIELDS and isinstance(f, Field)
+}
+
+
+def _pair_name_too_long(name: str) -> bool:
+    limit = Pair._meta.get_field("name").max_length
+    assert limit is not None  # Pair.name is a CharField with a max_length
+    return len(name) > limit
 
 
 @dataclass(frozen=True)
@@ -228,7 +236,7 @@ def validate_pair(
     """All the checks for one pair, against the book; returns the cleaned players or raises."""
     errors = _Errors()
     name = clean_text(name)
-    if len(name) > Pair._meta.get_field("name").max_length:
+    if _pair_name_too_long(name):
         errors.add("name", _("El nombre de la pareja es demasiado largo."))
     cleaned = _clean_players(players, tournament, errors)
     for i, p in enumerate(cleaned):
@@ -257,7 +265,7 @@ def clean_pair(*, tournament: Tournament, players: Sequence[PlayerData], name: s
     """The checks that need no registered players (formats, sizes, two or three players), run
     before the lock: bad input is refused without waiting for, or holding, the tournament."""
     errors = _Errors()
-    if len(clean_text(name)) > Pair._meta.get_field("name").max_length:
+    if _pair_name_too_long(clean_text(name)):
         errors.add("name", _("El nombre de la pareja es demasiado largo."))
     cleaned = _clean_players(players, tournament, errors)
     errors.raise_if_any()
@@ -287,7 +295,7 @@ class _NewPair:
     status: str
 
 
-def _history_user() -> Any:
+def _history_user() -> AuthUser | None:
     """Who the change is by, as simple_history's middleware saw the request (for bulk writes)."""
     user = getattr(getattr(HistoricalRecords.context, "request", None), "user", None)
     return user if user is not None and user.is_authenticated else None
@@ -319,7 +327,7 @@ def _create_pairs(*, tournament: Tournament, new: Sequence[_NewPair], source: st
     PairMember.objects.bulk_create(members)
     user = _history_user()
     for model, objs in ((Pair, pairs), (Player, players), (PairMember, members)):
-        model.history.bulk_history_create(objs, default_user=user)  # type: ignore[attr-defined]
+        model.history.bulk_history_create(objs, default_user=user)
     return pairs
 
 

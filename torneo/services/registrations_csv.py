@@ -11,6 +11,7 @@ import csv
 import io
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from django.db.models import Prefetch
 from django.utils import timezone
@@ -104,7 +105,7 @@ def _decode(data: bytes) -> str:
         return data.decode("cp1252", errors="replace")
 
 
-def _header_key(header: str) -> tuple[str, int] | str | None:
+def _header_key(header: str) -> tuple[str, int] | Literal["name"] | None:
     """'Apellidos jugador 2' -> ('last_name', 1); 'Pareja' -> 'name'; unknown -> None."""
     key = re.sub(r"[^a-z0-9]+", "_", normalize_name(header)).strip("_")
     if key in _PAIR_NAME_HEADERS:
@@ -144,7 +145,7 @@ def registrations_import_csv(*, tournament: Tournament, data: bytes) -> ImportRe
     except csv.Error:  # a NUL byte (not a text file), a cell longer than the csv module's limit
         raise CsvImportError([RowError(0, "", _("El archivo no se puede leer como CSV."))]) from None
     header, body = rows[0], rows[1:]
-    columns: dict[int, tuple[str, int] | str] = {}
+    columns: dict[int, tuple[str, int] | Literal["name"]] = {}
     for position, title in enumerate(header):
         key = _header_key(title)
         if key is not None:
@@ -171,7 +172,7 @@ def registrations_import_csv(*, tournament: Tournament, data: bytes) -> ImportRe
             if key == "name":
                 name = cell
             else:
-                field, index = key  # type: ignore[misc]
+                field, index = key
                 values.setdefault(index, {})[field] = cell
         players = [
             PlayerData(**{f: values[i].get(f, "") for f in PLAYER_FIELDS})
@@ -186,10 +187,10 @@ def registrations_import_csv(*, tournament: Tournament, data: bytes) -> ImportRe
     try:
         created = pairs_register_many(tournament=tournament, entries=entries, source=Pair.Source.CSV)
     except RowErrors as exc:
-        errors = []
+        errors: list[RowError] = []
         for index, by_key in sorted(exc.errors.items()):
-            for key, messages in by_key.items():
-                errors.extend(RowError(row_numbers[index], _column_for_key(key), m) for m in messages)
+            for field_key, messages in by_key.items():
+                errors.extend(RowError(row_numbers[index], _column_for_key(field_key), m) for m in messages)
         raise CsvImportError(errors) from exc
     waitlisted = sum(p.status == Pair.Status.WAITLISTED for p in created)
     return ImportReport(created=len(created), waitlisted=waitlisted)

@@ -16,8 +16,6 @@ Liguilla rounds after the group draw and fixed-bracket rounds have no randomness
 creates them and `round_publish` writes their matches.
 """
 
-from typing import Any
-
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -28,6 +26,7 @@ from torneo.draws.manager import RoundDesign, design_next_round, perform, write_
 from torneo.errors import TournamentError
 from torneo.models import Draw, Match, Pair, Round, Session, Tournament, TournamentRole
 from torneo.services.live import live_bump
+from torneo.typing import AuthUser, User, signed_in
 
 
 def _lock(tournament: Tournament) -> Tournament:
@@ -45,7 +44,7 @@ def pending_tables(round: Round) -> list[Match]:
     return list(round.matches.filter(outcome=Match.Outcome.PENDING).select_related("pair_a", "pair_b"))
 
 
-def round_prepare(*, tournament: Tournament, by: Any, session: Session | None = None) -> Round:
+def round_prepare(*, tournament: Tournament, by: User, session: Session | None = None) -> Round:
     """Create the next round. For a drawn round, publish the commitment of the draw's secret."""
     with transaction.atomic():
         tournament = _lock(tournament)
@@ -86,7 +85,7 @@ def round_prepare(*, tournament: Tournament, by: Any, session: Session | None = 
                 secret=secret,
                 commitment=commitment(secret),
                 requests=design.requests_json(),
-                committed_by=by,
+                committed_by=signed_in(by),
             )
         if tournament.status != Tournament.Status.RUNNING:
             tournament.status = Tournament.Status.RUNNING
@@ -100,7 +99,7 @@ def live_draw(round: Round) -> Draw | None:
     return round.draws.exclude(status=Draw.Status.SUPERSEDED).first()
 
 
-def draw_publish(*, draw: Draw, public_value: str, witness: Any, by: Any) -> Round:
+def draw_publish(*, draw: Draw, public_value: str, witness: AuthUser | None, by: User) -> Round:
     """Make the draw with the room's public value, before the juez `witness`, and publish it."""
     with transaction.atomic():
         tournament = _lock(draw.round.tournament)
@@ -142,7 +141,12 @@ def draw_publish(*, draw: Draw, public_value: str, witness: Any, by: Any) -> Rou
         write_drawn(round=round_, draw=draw, matches=matches, seed=seed)
         now = timezone.now()
         draw.public_value, draw.seed, draw.results = public_value, seed, output
-        draw.status, draw.witness, draw.published_by, draw.published_at = Draw.Status.PUBLISHED, witness, by, now
+        draw.status, draw.witness, draw.published_by, draw.published_at = (
+            Draw.Status.PUBLISHED,
+            witness,
+            signed_in(by),
+            now,
+        )
         draw.save()
         round_.status, round_.published_at = Round.Status.PUBLISHED, now
         round_.save(update_fields=["status", "published_at"])
@@ -150,7 +154,7 @@ def draw_publish(*, draw: Draw, public_value: str, witness: Any, by: Any) -> Rou
         return round_
 
 
-def round_publish(*, round: Round, by: Any) -> Round:
+def round_publish(*, round: Round, by: User) -> Round:
     """Publish a liguilla or fixed-bracket round (no randomness: no public value needed)."""
     with transaction.atomic():
         tournament = _lock(round.tournament)
@@ -192,7 +196,7 @@ def round_cancel(*, round: Round) -> None:
         live_bump(tournament_id=tournament.pk)
 
 
-def draw_redraw(*, round: Round, reason: str, by: Any) -> Draw:
+def draw_redraw(*, round: Round, reason: str, by: User) -> Draw:
     """The organizer's new draw of a published round, before any result; logged with its reason."""
     with transaction.atomic():
         tournament = _lock(round.tournament)
@@ -209,6 +213,7 @@ def draw_redraw(*, round: Round, reason: str, by: Any) -> Draw:
             raise TournamentError(_("Ya hay resultados en esta ronda: no se puede repetir el sorteo."), code="results")
         old = live_draw(round_)
         round_.matches.all().delete()
+        assert old is not None  # a published drawn round has its published draw
         old.status = Draw.Status.SUPERSEDED
         old.save(update_fields=["status"])
         round_.status, round_.published_at = Round.Status.PREPARED, None
@@ -221,7 +226,7 @@ def draw_redraw(*, round: Round, reason: str, by: Any) -> Draw:
             secret=secret,
             commitment=commitment(secret),
             requests=design.requests_json(),
-            committed_by=by,
+            committed_by=signed_in(by),
             replaces=old,
             reason=reason,
         )

@@ -13,8 +13,9 @@ from django.utils.translation import gettext as _
 from torneo.errors import Conflict, TournamentError
 from torneo.models import Session, Tournament, TournamentRole
 from torneo.services.registrations import promote_waitlisted
+from torneo.typing import User, signed_in
 
-User = get_user_model()
+UserModel = get_user_model()
 
 TOURNAMENT_FIELDS = (
     "name",
@@ -92,17 +93,18 @@ def _apply(tournament: Tournament, data: dict[str, Any], *, generated_slug: bool
     tournament.full_clean(exclude=["slug"] if generated_slug else None)
 
 
-def tournament_create(*, by: Any, data: dict[str, Any]) -> Tournament:
+def tournament_create(*, by: User, data: dict[str, Any]) -> Tournament:
     """Create a tournament; its creator becomes its organizer."""
     with transaction.atomic():
-        tournament = Tournament(created_by=by)
+        organizer = signed_in(by)
+        tournament = Tournament(created_by=organizer)
         data = dict(data)
         generated = not data.get("slug")
         if generated:
             data["slug"] = _unique_slug(str(data.get("name", "")))
         _apply(tournament, data, generated_slug=generated)
         _save_slug_safe(tournament, name=str(data.get("name", "")) if generated else None)
-        TournamentRole.objects.create(tournament=tournament, user=by, role=TournamentRole.Role.ORGANIZER)
+        TournamentRole.objects.create(tournament=tournament, user=organizer, role=TournamentRole.Role.ORGANIZER)
         return tournament
 
 
@@ -154,8 +156,8 @@ def role_grant(*, tournament: Tournament, username: str, role: str) -> Tournamen
     """Give a user (by user name or e-mail) a role in the tournament."""
     if role not in TournamentRole.Role.values:
         raise ValidationError({"role": _("Función desconocida.")})
-    user = User.objects.filter(username=username).first() or (
-        User.objects.filter(email__iexact=username).first() if "@" in username else None
+    user = UserModel.objects.filter(username=username).first() or (
+        UserModel.objects.filter(email__iexact=username).first() if "@" in username else None
     )
     if user is None:
         raise ValidationError({"username": _("No hay ningún usuario «%(u)s».") % {"u": username}})

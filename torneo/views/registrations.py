@@ -4,10 +4,9 @@ and the CSV import and export."""
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -170,24 +169,15 @@ def pair_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @require_POST
 def pair_check_in_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The check-in form without JavaScript (static/js/checkin.js uses the API's check-in)."""
     tournament = tournament_for(request, slug, Action.CHECK_IN)
     pair = get_object_or_404(Pair, tournament=tournament, number=number)
     present = request.POST.get("present", "1") == "1"
     try:
         pair = pair_check_in(pair=pair) if present else pair_check_in_undo(pair=pair)
     except TournamentError as exc:
-        if _wants_json(request):
-            return JsonResponse({"error": str(exc)}, status=exc.http_status)
         messages.error(request, str(exc))
-    else:
-        if _wants_json(request):
-            checked = pair.checked_in_at and timezone.localtime(pair.checked_in_at).strftime("%H:%M")
-            return JsonResponse({"number": pair.number, "checked_in_at": checked})
     return redirect(safe_next(request, reverse("manage_pairs", kwargs={"slug": slug})))
-
-
-def _wants_json(request: HttpRequest) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
 
 
 @require_POST

@@ -7,8 +7,6 @@ anything is written (a bye, an unpublished round, the AMM 3.18 lock for players)
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 
 from scoring.models import RecordedHand
@@ -16,25 +14,26 @@ from scoring.services.results import is_locked
 from torneo.errors import NotAllowed, TournamentError
 from torneo.models import Match
 from torneo.permissions import Action, can, is_player_of
+from torneo.typing import User
 
 
-def is_staff_recorder(user: Any, match: Match) -> bool:
+def is_staff_recorder(user: User, match: Match) -> bool:
     return can(user, match.round.tournament, Action.HANDS_RECORD)
 
 
-def can_record_hands(user: Any, match: Match) -> bool:
+def can_record_hands(user: User, match: Match) -> bool:
     """HANDS_RECORD (organizer, mesa de control, juez) for any match; a player for their own."""
     return is_staff_recorder(user, match) or is_player_of(user, match)
 
 
-def can_change_hand(user: Any, hand: RecordedHand, match: Match) -> bool:
+def can_change_hand(user: User, hand: RecordedHand, match: Match) -> bool:
     """Staff change any hand; a player only the hands players recorded (never a juez's)."""
     if is_staff_recorder(user, match):
         return True
     return hand.recorded_as == RecordedHand.RecordedAs.PLAYER and is_player_of(user, match)
 
 
-def authorize(by: Any, match: Match, hand: RecordedHand | None = None) -> str:
+def authorize(by: User, match: Match, hand: RecordedHand | None = None) -> str:
     """Raise unless `by` may write this match's hands now; return how they record (staff/player)."""
     if match.is_bye:
         raise TournamentError(_("Una exenta no se juega: no tiene manos que anotar."), code="bye")

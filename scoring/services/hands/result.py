@@ -8,7 +8,7 @@ entered otherwise is never overwritten, and a difference or a refusal is reporte
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -19,6 +19,7 @@ from scoring.services.hands.records import Side
 from scoring.services.results import result_submit
 from torneo.errors import TournamentError
 from torneo.models import Match
+from torneo.typing import User
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,10 +31,10 @@ class ResultNote:
     submission: ResultSubmission | None = None
 
 
-def juegos_result(games: list[RecordedGame], games_to_win: int) -> tuple[int, int, list[list[int]]] | None:
+def juegos_result(games: Sequence[RecordedGame], games_to_win: int) -> tuple[int, int, list[list[int]]] | None:
     """Juegos won by each pair and the tantos of each, when the closed juegos, in order, decide
     the match (AMM 1.7.a); None otherwise."""
-    won = {Side.A: 0, Side.B: 0}
+    won: dict[str, int] = {Side.A: 0, Side.B: 0}
     tantos: list[list[int]] = []
     for game in games:
         if not game.winner:
@@ -51,7 +52,7 @@ def _games_label(result: Match | ResultSubmission) -> str:
     return str(result.get_outcome_display())
 
 
-def follow_result(match: Match, by: Any) -> ResultNote | None:
+def follow_result(match: Match, by: User) -> ResultNote | None:
     """Rule 5: submit the result the recorded juegos give, or say why not."""
     tournament = match.round.tournament
     games = list(match.recorded_games.order_by("number"))

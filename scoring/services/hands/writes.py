@@ -9,7 +9,6 @@ the record (``records``), then replays the juego (``count``) and follows the mat
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -26,6 +25,7 @@ from scoring.services.hands.result import ResultNote, follow_result, juegos_resu
 from torneo.errors import Conflict
 from torneo.models import Match, Tournament
 from torneo.services.live import live_bump
+from torneo.typing import User, signed_in_or_none
 
 # Every hand scores at least one tanto (the grande, AMM 3.13), so a juego to 40 ends within 40
 # counted hands: these bounds only stop a phone that posts without end (and the small integers
@@ -68,7 +68,7 @@ def _clean_side(mano: str | None, field: str = "mano") -> str | None:
     return mano
 
 
-def _game_for_new_hand(match: Match, *, game_number: int | None, mano: str | None, by: Any) -> RecordedGame:
+def _game_for_new_hand(match: Match, *, game_number: int | None, mano: str | None, by: User) -> RecordedGame:
     tournament = match.round.tournament
     games = list(match.recorded_games.order_by("number"))
     if game_number is not None:
@@ -116,7 +116,7 @@ def _game_for_new_hand(match: Match, *, game_number: int | None, mano: str | Non
         first_mano=mano,
         rule_set=tournament.rule_set,
         target=tournament.points_per_game,
-        created_by=by if getattr(by, "is_authenticated", False) else None,
+        created_by=signed_in_or_none(by),
     )
 
 
@@ -132,7 +132,7 @@ def _save_version(
     mano: str,
     data: object,
     score: mus.Score,
-    by: Any,
+    by: User,
     recorded_as: str,
     previous: RecordedHand | None,
 ) -> RecordedHand:
@@ -166,19 +166,19 @@ def _save_version(
         has_cards=has_cards,
         findings=findings,
         valid=not has_error(findings),
-        recorded_by=by if getattr(by, "is_authenticated", False) else None,
+        recorded_by=signed_in_or_none(by),
         recorded_as=recorded_as,
     )
 
 
-def _after_write(match: Match, game: RecordedGame, by: Any) -> ResultNote | None:
+def _after_write(match: Match, game: RecordedGame, by: User) -> ResultNote | None:
     if game_refresh(game):
         live_bump(tournament_id=match.round.tournament_id)
     return follow_result(match, by)
 
 
 def hand_record(
-    *, match: Match, by: Any, record: object, mano: str | None = None, game: int | None = None
+    *, match: Match, by: User, record: object, mano: str | None = None, game: int | None = None
 ) -> HandSaved:
     """Record the next hand of a match: `record` in the engine's JSON format (A = this hand's mano
     pair; without «score», the running tantos), `mano` which match pair ("a"/"b") is mano (default:
@@ -234,7 +234,7 @@ def _lock_hand(hand: RecordedHand) -> tuple[Match, RecordedHand]:
 def hand_edit(
     *,
     hand: RecordedHand,
-    by: Any,
+    by: User,
     record: object,
     mano: str | None = None,
     expected_version: int | None = None,
@@ -269,14 +269,14 @@ def hand_edit(
         return HandSaved(new, hand.game, note)
 
 
-def hand_delete(*, hand: RecordedHand, by: Any) -> HandSaved:
+def hand_delete(*, hand: RecordedHand, by: User) -> HandSaved:
     """Take a hand out of the count; the row stays, marked deleted, for the record."""
     with transaction.atomic():
         match, hand = _lock_hand(hand)
         authorize(by, match, hand)
         hand.is_current = False
         hand.deleted_at = timezone.now()
-        hand.deleted_by = by if getattr(by, "is_authenticated", False) else None
+        hand.deleted_by = signed_in_or_none(by)
         hand.counted, hand.score_a, hand.score_b = False, None, None
         hand.save(update_fields=["is_current", "deleted_at", "deleted_by", "counted", "score_a", "score_b"])
         note = _after_write(match, hand.game, by)
