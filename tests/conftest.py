@@ -1,4 +1,5 @@
-"""Shared test setup: the real database must be the one the test command promised."""
+"""Shared test setup: the real database must be the one the test command promised, fast password
+hashing, per-test rate-limit windows, and the shared ``world`` (tests/world.py)."""
 
 import os
 import shutil
@@ -6,6 +7,8 @@ import subprocess
 
 import pytest
 from django.db import connection
+
+from tests.world import World, build_world
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -49,3 +52,9 @@ def _rate_limit_cache(settings: object) -> None:
         "ratelimit": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ratelimit-tests"},
     }
     caches["ratelimit"].clear()
+
+
+@pytest.fixture
+def world(db: object) -> World:
+    """A tournament with a user in every role (tests/world.py), for any test that asks for it."""
+    return build_world()

@@ -12,14 +12,12 @@ from scoring.services.hands import hand_record
 from tests.factories import make_pair
 from tests.scoring.test_hands_services import S1, S2
 from tests.scoring.test_hands_views import cards, form_data
-from tests.torneo import conftest as torneo_conftest
-from tests.torneo.conftest import EVERYONE, ROLES, VIEWERS_PRIVATE, World
 from tests.torneo.matrix import Case, check_case
+from tests.world import EVERYONE, ROLES, VIEWERS_PRIVATE, World
 from torneo.models import Match, Round
 
 pytestmark = pytest.mark.django_db
 
-world = torneo_conftest.world  # the shared fixture: a tournament with a user in every role
 
 HANDS_STAFF = {"juez", "control", "organizer", "superuser"}
 OWN_MATCH = HANDS_STAFF | {"player"}

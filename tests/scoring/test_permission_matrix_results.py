@@ -12,14 +12,12 @@ from scoring.models import ResultSubmission
 from scoring.services.results import result_submit
 from tests.factories import UserFactory, grant
 from tests.scoring import publish_next_round, world_match
-from tests.torneo import conftest as torneo_conftest
-from tests.torneo.conftest import EVERYONE, ORGANIZER, ROLES, VIEWERS_PRIVATE, World
 from tests.torneo.matrix import Case, check_case
 from tests.torneo.simulation import Simulation
+from tests.world import EVERYONE, ORGANIZER, ROLES, VIEWERS_PRIVATE, World
 from torneo.models import Match
 
 pytestmark = pytest.mark.django_db
-world = torneo_conftest.world
 
 RESULTS = {"control", "organizer", "superuser"}  # Action.RESULTS_ENTER (the juez is not there)
 

@@ -10,7 +10,6 @@ from scoring.selectors.standings import bracket, classification, standings
 from scoring.services.results import can_confirm, is_locked, result_confirm, result_reject, result_submit
 from tests.factories import UserFactory, grant
 from tests.scoring import expel, playing, publish_next_round, world_match
-from tests.torneo import conftest as torneo_conftest
 from tests.torneo.simulation import appearances, new_tournament
 from torneo.errors import Conflict, NotAllowed, TournamentError
 from torneo.models import Match, Pair, Round, Tournament
@@ -18,7 +17,6 @@ from torneo.services.rounds import draw_publish, live_draw, round_prepare
 from torneo.services.tournaments import tournament_update
 
 pytestmark = pytest.mark.django_db
-world = torneo_conftest.world  # the shared fixture: a user in every role of one tournament
 Outcome = Match.Outcome
 Status = ResultSubmission.Status
 

@@ -15,12 +15,10 @@ from scoring.models import ResultSubmission
 from scoring.services.results import result_submit
 from tests.factories import UserFactory, grant
 from tests.scoring import desk_body, playing, publish_next_round, world_match
-from tests.torneo import conftest as torneo_conftest
 from tests.torneo.simulation import new_tournament
 from torneo.models import Match, Tournament
 
 pytestmark = pytest.mark.django_db
-world = torneo_conftest.world
 
 
 def entry_url(t: Tournament) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 from django.test import Client
 from rest_framework.test import APIClient
 
-from tests.torneo.conftest import World
+from tests.world import World
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from tests.factories import player_data
-from tests.torneo.conftest import CREATORS, EVERYONE, ORGANIZER, ROLES, STAFF_PAIRS, VIEWERS_PRIVATE, World
 from tests.torneo.matrix import Case, check_case, client_for
+from tests.world import CREATORS, EVERYONE, ORGANIZER, ROLES, STAFF_PAIRS, VIEWERS_PRIVATE, World
 from torneo.models import Pair
 
 pytestmark = pytest.mark.django_db

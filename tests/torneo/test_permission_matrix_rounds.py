@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.torneo.conftest import EVERYONE, ORGANIZER, ROLES, STAFF_PAIRS, World
 from tests.torneo.matrix import Case, check_case, client_for
+from tests.world import EVERYONE, ORGANIZER, ROLES, STAFF_PAIRS, World
 from torneo.models import Draw, Match, Round
 from torneo.services.registrations import pair_check_in
 from torneo.services.rounds import draw_publish, live_draw, round_prepare

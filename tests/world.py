@@ -1,11 +1,13 @@
-"""Fixtures shared by the tournament app's tests: a tournament with a user in every role."""
+"""The shared world of the permission and results tests: one tournament with a user in every role
+(anonymous, outsider, a player of a pair, juez, mesa de control, organizer, another tournament's
+organizer, superuser). The ``world`` fixture (tests/conftest.py) builds it; tests import the role
+sets from here."""
 
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import pytest
 from django.contrib.auth.models import Permission
 
 from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
@@ -29,8 +31,8 @@ class World:
     juez_role: TournamentRole
 
 
-@pytest.fixture
-def world(db: Any) -> World:
+def build_world() -> World:
+    """A tournament with a user in every role (and another tournament with its organizer)."""
     t = TournamentFactory()
     other = TournamentFactory()
     creator = Permission.objects.get(codename="add_tournament")
