@@ -222,7 +222,7 @@ def _table(title: str, table: Table, data: TournamentSnapshot) -> StandingsTable
 def _liguilla_tables(data: TournamentSnapshot) -> list[Table]:
     """The liguillas' tables, as the draw manager reads them to seed the bracket."""
     t = data.tournament
-    liguilla_rounds = {r.number for r in data.rounds if r.phase == Round.Phase.GROUPS}
+    liguilla_rounds = {r.number for r in data.rounds if r.phase == Round.Phase.LIGUILLAS}
     return liguilla_tables(
         data.liguillas(),
         [m.record() for m in data.matches if m.round_number in liguilla_rounds],
@@ -269,7 +269,7 @@ def standings(tournament: Tournament, data: TournamentSnapshot | None = None) ->
             "Si pierden ambas (AMM 6.5.b) cuenta como derrota para las dos; la exenta (AMM 5.6) pasa de ronda "
             "sin derrota."
         )
-    elif fmt == Tournament.Format.GROUPS:
+    elif fmt == Tournament.Format.LIGUILLAS:
         # The first pairs still in qualify, in this order (a tie at the cut goes to the lower pair
         # number, the order of registration), as torneo.draws.manager seeds the bracket.
         tables = [_table(_("Liguilla %(g)s") % {"g": t.pool}, t, data) for t in _liguilla_tables(data)]
@@ -411,8 +411,8 @@ def classification(tournament: Tournament, data: TournamentSnapshot | None = Non
             "semifinalistas queda delante la que perdió con la campeona. Las parejas retiradas conservan el "
             "puesto de sus resultados; las expulsadas no se clasifican."
         ) % {"t": order}
-    elif fmt == Tournament.Format.GROUPS:
-        liguilla_rounds = {r.number for r in data.rounds if r.phase == Round.Phase.GROUPS}
+    elif fmt == Tournament.Format.LIGUILLAS:
+        liguilla_rounds = {r.number for r in data.rounds if r.phase == Round.Phase.LIGUILLAS}
         in_bracket = [m for m in data.matches if m.round_number not in liguilla_rounds]
         group_rank = {line.pair: line.position for t in _liguilla_tables(data) for line in t.lines}
         bracket_pairs = {p for m in in_bracket for p in (m.a.number, m.b.number if m.b else None) if p is not None}
@@ -476,10 +476,10 @@ def in_bracket(tournament: Tournament, rounds: dict[int, RoundInfo], m: MatchInf
     if info is None:
         return False
     final_from = tournament.final_phase_from_round
-    if final_from is not None and m.round_number >= final_from and tournament.format != Tournament.Format.GROUPS:
+    if final_from is not None and m.round_number >= final_from and tournament.format != Tournament.Format.LIGUILLAS:
         return True
     fmt = tournament.format
-    if fmt == Tournament.Format.GROUPS:
+    if fmt == Tournament.Format.LIGUILLAS:
         return info.phase == Round.Phase.BRACKET
     if fmt == Tournament.Format.CEROS:
         return tournament.max_losses == 1
@@ -491,7 +491,7 @@ def in_bracket(tournament: Tournament, rounds: dict[int, RoundInfo], m: MatchInf
 def bracket_applies(tournament: Tournament) -> bool:
     fmt = tournament.format
     return (
-        fmt == Tournament.Format.GROUPS
+        fmt == Tournament.Format.LIGUILLAS
         or tournament.final_phase_from_round is not None
         or (fmt == Tournament.Format.CEROS and tournament.max_losses == 1)
         or (fmt == Tournament.Format.REPESCA and 1 in (tournament.max_losses, tournament.pool_b_max_losses))

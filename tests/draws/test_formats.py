@@ -13,7 +13,7 @@ from torneo.draws import (
     DrawUserError,
     PairState,
     RepescaRules,
-    allocate_groups,
+    allocate_liguillas,
     bracket_from_seeds,
     bracket_round,
     is_final_round,
@@ -25,11 +25,11 @@ from torneo.draws import (
     seed_positions,
     seeds_from_standings,
 )
-from torneo.draws.generator import Draw, solve
+from torneo.draws.generator import DrawResult, solve
 from torneo.draws.problem import build_problem, score
 
 
-def _check_draw(draw: Draw, pairs: set, byes: list, history: list, group=None) -> None:
+def _check_draw(draw: DrawResult, pairs: set, byes: list, history: list, group=None) -> None:
     """Every pair exactly once; AMM 5.6; and optimal against brute force on small fields."""
     drawn = [p for match in draw.matches for p in match] + ([draw.bye] if draw.bye is not None else [])
     assert sorted(drawn, key=str) == sorted(pairs, key=str)
@@ -51,7 +51,7 @@ def _check_draw(draw: Draw, pairs: set, byes: list, history: list, group=None) -
         )
 
 
-def _play(draw: Draw, rng: random.Random) -> list[tuple[object, object]]:
+def _play(draw: DrawResult, rng: random.Random) -> list[tuple[object, object]]:
     """Random results: (winner, loser) for each match."""
     return [(a, b) if rng.random() < 0.5 else (b, a) for a, b in draw.matches]
 
@@ -202,10 +202,10 @@ def test_swiss_full_tournament(n):
 def test_groups_then_bracket_full_tournament():
     rng = random.Random(22)
     pairs = [f"p{i:02d}" for i in range(22)]
-    groups = allocate_groups(pairs, group_count=4, seed="liguillas")
+    groups = allocate_liguillas(pairs, group_count=4, seed="liguillas")
     assert sorted(len(g) for g in groups) == [5, 5, 6, 6]
     assert sorted(p for g in groups for p in g) == pairs
-    assert allocate_groups(list(reversed(pairs)), group_count=4, seed="liguillas") == groups
+    assert allocate_liguillas(list(reversed(pairs)), group_count=4, seed="liguillas") == groups
     byes: list[str] = []
     standings: list[list[str]] = []
     for members in groups:
@@ -303,7 +303,7 @@ def test_bracket_helpers_and_errors():
     with pytest.raises(DrawUserError):
         bracket_round(("a", None))
     with pytest.raises(DrawUserError):
-        allocate_groups(["a", "b", "c"], group_count=2, seed="x")
+        allocate_liguillas(["a", "b", "c"], group_count=2, seed="x")
     with pytest.raises(DrawUserError):
         round_robin(["a"])
     with pytest.raises(DrawUserError):

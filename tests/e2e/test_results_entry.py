@@ -40,7 +40,7 @@ def test_the_mesa_enters_every_acta_from_the_keyboard_only(live_server, browser)
     grant(UserFactory(username="mesa"), sim.tournament, "control")
     log_in(browser, live_server, "mesa")
     browser.get(f"{live_server.url}/torneos/{sim.tournament.slug}/gestion/resultados/")
-    assert focused(browser) == "table"  # the cursor starts on the table number
+    wait_focus(browser, "table")  # the cursor starts on the table number (autofocus, once the page is parsed)
     for match in playing(round_):
         browser.switch_to.active_element.send_keys(f"{match.table_number}" + Keys.ENTER)
         wait_focus(browser, "games_a")

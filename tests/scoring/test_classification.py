@@ -80,7 +80,7 @@ def test_swiss_classification_is_the_standings_order():
 
 
 def test_groups_classification_puts_the_bracket_first_then_the_liguilla_positions():
-    sim = new_tournament(12, seed=10, format=Tournament.Format.GROUPS, group_count=3, group_qualifiers=2)
+    sim = new_tournament(12, seed=10, format=Tournament.Format.LIGUILLAS, group_count=3, group_qualifiers=2)
     sim.play_all()
     t = Tournament.objects.get(pk=sim.tournament.pk)
     rows = selectors.classification(t).sections[0].rows

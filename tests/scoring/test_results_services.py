@@ -101,7 +101,7 @@ def test_a_double_loss_in_a_fixed_bracket_gives_the_next_opponent_an_exenta_amm_
 
 
 def test_a_double_loss_in_a_liguilla_is_a_loss_for_both_and_the_schedule_goes_on_amm_6_5_b():
-    sim = new_tournament(4, seed=5, format=Tournament.Format.GROUPS, group_count=1, group_qualifiers=2)
+    sim = new_tournament(4, seed=5, format=Tournament.Format.LIGUILLAS, group_count=1, group_qualifiers=2)
     matches = playing(publish_next_round(sim))
     result_submit(match=matches[0], by=sim.organizer, outcome=Outcome.DOUBLE_LOSS, games_a=1, games_b=1)
     result_submit(match=matches[1], by=sim.organizer, games_a=3, games_b=0)
@@ -167,7 +167,7 @@ def test_an_expelled_pair_is_not_drawn_and_not_classified_amm_3_16_b():
 
 
 def test_an_expelled_pairs_next_liguilla_opponent_wins_by_walkover():
-    sim = new_tournament(4, seed=7, format=Tournament.Format.GROUPS, group_count=1, group_qualifiers=2)
+    sim = new_tournament(4, seed=7, format=Tournament.Format.LIGUILLAS, group_count=1, group_qualifiers=2)
     for m in playing(publish_next_round(sim)):
         result_submit(match=m, by=sim.organizer, games_a=3, games_b=1)
     gone = Pair.objects.filter(tournament=sim.tournament).order_by("number").first()

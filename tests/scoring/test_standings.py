@@ -288,7 +288,7 @@ def test_a_double_loss_hangs_next_to_the_exenta_it_caused_amm_6_5_b():
         {"format": Tournament.Format.CEROS, "max_losses": 2, "same_losses": True},
         {"format": Tournament.Format.REPESCA, "repesca_until_round": 1, "pool_b_max_losses": 2},
         {"format": Tournament.Format.SWISS, "swiss_rounds": 4},
-        {"format": Tournament.Format.GROUPS, "group_count": 3, "group_qualifiers": 2},
+        {"format": Tournament.Format.LIGUILLAS, "group_count": 3, "group_qualifiers": 2},
     ],
     ids=["knockout", "dos-ceros", "repesca", "swiss", "groups"],
 )
@@ -324,7 +324,7 @@ def test_swiss_standings_show_the_tournaments_tiebreak_columns_in_order():
 
 @pytest.mark.django_db
 def test_groups_standings_per_liguilla_mark_the_pairs_the_bracket_takes():
-    sim = new_tournament(12, seed=4, format=Tournament.Format.GROUPS, group_count=3, group_qualifiers=2)
+    sim = new_tournament(12, seed=4, format=Tournament.Format.LIGUILLAS, group_count=3, group_qualifiers=2)
     for _ in range(3):  # the liguilla rounds
         sim.play_round()
     standings = selectors.standings(Tournament.objects.get(pk=sim.tournament.pk))

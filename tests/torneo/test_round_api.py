@@ -12,7 +12,7 @@ from scoring.services.results import result_submit
 from tests.factories import UserFactory, grant
 from tests.torneo.simulation import Simulation, new_tournament
 from tests.torneo.test_round_views import command_output, finish_round, publish_next
-from torneo.draws import allocate_groups, derive_seed
+from torneo.draws import allocate_liguillas, derive_seed
 from torneo.models import Draw, Match, Pair, Round, Tournament
 from torneo.services.registrations import pair_withdraw
 from torneo.services.rounds import live_draw, round_prepare
@@ -262,7 +262,7 @@ FORMATS = {
         "repesca_reentry_round": 3,
     },
     "suizo": {"format": Tournament.Format.SWISS, "swiss_rounds": 7},
-    "liguillas y cuadro": {"format": Tournament.Format.GROUPS, "group_count": 16, "group_qualifiers": 2},
+    "liguillas y cuadro": {"format": Tournament.Format.LIGUILLAS, "group_count": 16, "group_qualifiers": 2},
     "eliminatoria con rondas finales": {
         "format": Tournament.Format.CEROS,
         "max_losses": 1,
@@ -297,7 +297,7 @@ def test_a_100_pair_tournament_runs_through_the_api_in_every_format_amm_5_5_5_6_
             for pool in data["draw"]["inputs"]:
                 if pool["label"] == "liguillas":  # the page's command runs this (see test_round_views)
                     d = pool["input"]
-                    groups = allocate_groups(d["pairs"], group_count=d["group_count"], seed=d["seed"])
+                    groups = allocate_liguillas(d["pairs"], group_count=d["group_count"], seed=d["seed"])
                     assert [list(g) for g in groups] == d["expect"]
                     continue
                 out = command_output(pool["input"])

@@ -256,7 +256,7 @@ def test_draft_tournaments_hide_their_rounds():
 
 
 def test_liguillas_are_labelled_and_their_allocation_is_verifiable_amm_5_5(tmp_path):
-    sim = new_tournament(14, seed=6, format=Tournament.Format.GROUPS, group_count=3, group_qualifiers=2)
+    sim = new_tournament(14, seed=6, format=Tournament.Format.LIGUILLAS, group_count=3, group_qualifiers=2)
     publish_next(sim)
     response = Client().get(url(sim, "rondas/1/"))
     text = text_of(response)
@@ -274,7 +274,7 @@ def test_liguillas_are_labelled_and_their_allocation_is_verifiable_amm_5_5(tmp_p
 
 
 def test_a_liguilla_round_is_published_from_its_schedule_and_says_it_is_not_drawn():
-    sim = new_tournament(12, seed=6, format=Tournament.Format.GROUPS, group_count=3)
+    sim = new_tournament(12, seed=6, format=Tournament.Format.LIGUILLAS, group_count=3)
     finish_round(sim, publish_next(sim))
     client = staff_client(sim)
     assert client.post(url(sim, "gestion/rondas/preparar/"), {}).status_code == 302

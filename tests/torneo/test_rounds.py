@@ -191,9 +191,9 @@ def test_swiss_plays_its_rounds_and_pairs_within_score_groups():
 
 
 def test_groups_then_bracket_runs_every_liguilla_and_a_seeded_bracket():
-    sim = new_tournament(30, seed=13, format=Tournament.Format.GROUPS, group_count=6, group_qualifiers=2)
+    sim = new_tournament(30, seed=13, format=Tournament.Format.LIGUILLAS, group_count=6, group_qualifiers=2)
     sim.play_all()
-    groups_rounds = [r for r in sim.rounds if r.phase == Round.Phase.GROUPS]
+    groups_rounds = [r for r in sim.rounds if r.phase == Round.Phase.LIGUILLAS]
     bracket_rounds = [r for r in sim.rounds if r.phase == Round.Phase.BRACKET]
     assert len(groups_rounds) == 5  # groups of 5: five rounds, one exenta each (AMM 5.6)
     byes = Counter(m.pair_a_id for r in groups_rounds for m in r.matches.filter(pair_b__isnull=True))

@@ -26,8 +26,8 @@ from torneo.draws.formats import (
     plan_swiss,
     request_for,
 )
-from torneo.draws.generator import ALGORITHM_VERSION, Draw, make_draw
-from torneo.draws.liguilla import RoundRobinRound, allocate_groups, liguilla_members, round_robin
+from torneo.draws.generator import ALGORITHM_VERSION, DrawResult, make_draw
+from torneo.draws.liguilla import RoundRobinRound, allocate_liguillas, liguilla_members, round_robin
 from torneo.draws.problem import GroupLabel, PairId
 from torneo.draws.rng import DrawRandom
 from torneo.draws.verify import check_commitment, commitment, derive_seed, new_secret
@@ -35,11 +35,11 @@ from torneo.draws.verify import check_commitment, commitment, derive_seed, new_s
 __all__ = [
     "ALGORITHM_VERSION",
     "BracketRound",
-    "Draw",
     "DrawError",
     "DrawFatalError",
     "DrawRandom",
     "DrawRequest",
+    "DrawResult",
     "DrawUserError",
     "GroupLabel",
     "PairId",
@@ -48,7 +48,7 @@ __all__ = [
     "RoundPlan",
     "RoundRobinRound",
     "Seeding",
-    "allocate_groups",
+    "allocate_liguillas",
     "bracket_from_seeds",
     "bracket_round",
     "check_commitment",

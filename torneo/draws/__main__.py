@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from torneo.draws.errors import DrawFatalError, DrawUserError
-from torneo.draws.generator import Draw, make_draw
+from torneo.draws.generator import DrawResult, make_draw
 from torneo.draws.verify import check_commitment, derive_seed
 
 KNOWN_KEYS = frozenset({"seed", "pairs", "history", "byes", "group", "secret", "public", "commitment", "expect"})
@@ -85,7 +85,7 @@ def _group_keys(group: dict[str, Any], pairs: Any) -> dict[Any, Any]:
     return out
 
 
-def _matches_expected(draw: Draw, expected: Any) -> bool:
+def _matches_expected(draw: DrawResult, expected: Any) -> bool:
     if not isinstance(expected, dict) or "matches" not in expected:
         raise DrawUserError('«expect» debe ser un objeto {"matches": [...], "bye": ...}.')
     raw = expected["matches"]

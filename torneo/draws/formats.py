@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from torneo.draws.errors import DrawUserError
-from torneo.draws.generator import Draw, make_draw
+from torneo.draws.generator import DrawResult, make_draw
 from torneo.draws.problem import GroupLabel, PairId, id_key, show
 
 POOL_MAIN = "A"
@@ -72,7 +72,7 @@ class DrawRequest:
             data["group"] = dict(self.group)
         return data
 
-    def draw(self, round_seed: str) -> Draw:
+    def draw(self, round_seed: str) -> DrawResult:
         return make_draw(
             self.pairs, history=self.history, byes=self.byes, group=self.group, seed=self.seed_for(round_seed)
         )
@@ -87,7 +87,7 @@ class RoundPlan:
     decided: Mapping[str, PairId] = field(default_factory=dict)
     is_final: bool = False
 
-    def draw(self, round_seed: str) -> dict[str, Draw]:
+    def draw(self, round_seed: str) -> dict[str, DrawResult]:
         """Make every draw of the round with its own seed."""
         return {request.label: request.draw(round_seed) for request in self.requests}
 

@@ -7,7 +7,7 @@ Priorities, strictly in this order (the contract of ``python -m torneo.draws``, 
    had none (AMM 5.6);
 3. as few rematches as possible, none when a draw without them exists (AMM 5.7);
 4. as many matches inside one ``group`` as possible (e.g. equal losses, equal score);
-5. among the draws that tie on all of these, uniformly at random (see ``uniform`` in ``Draw``).
+5. among the draws that tie on all of these, uniformly at random (see ``uniform`` in ``DrawResult``).
 
 Four methods, tried in this order (docs/draws.md has the proofs):
 
@@ -55,8 +55,9 @@ def construction_moves(n: int) -> int:
 
 
 @dataclass(frozen=True)
-class Draw:
-    """A finished draw, in the caller's ids.
+class DrawResult:
+    """A finished draw, in the caller's ids: the pure generator's answer (the model
+    torneo.models.Draw is the published record of a round's draw, with its commitment).
 
     ``matches``: each match's ids in canonical order, matches sorted the same way (table numbers are
     the manager's business). ``bye``: the pair with the exenta, or None. ``rematches``: matches
@@ -96,7 +97,7 @@ def make_draw(
     byes: Iterable[PairId] = (),
     group: Mapping[PairId, GroupLabel] | None = None,
     seed: str,
-) -> Draw:
+) -> DrawResult:
     """Draw one round among ``pairs`` (see the module docstring for the priorities).
 
     ``history``: matches already played, ``[a, b]`` (repeats allowed; entries naming pairs not in
@@ -158,11 +159,11 @@ def check_pairing(problem: Problem, pairing: Pairing) -> None:
         raise DrawFatalError("the exenta went to a pair that does not have the fewest exentas")
 
 
-def to_draw(problem: Problem, pairing: Pairing, method: str) -> Draw:
+def to_draw(problem: Problem, pairing: Pairing, method: str) -> DrawResult:
     """Translate a pairing back to the caller's ids."""
     result: Score = score(problem, pairing)
     ids = problem.ids
-    return Draw(
+    return DrawResult(
         matches=tuple((ids[u], ids[v]) for u, v in pairing.matches),
         bye=ids[pairing.bye] if pairing.bye is not None else None,
         rematches=result.rematches,

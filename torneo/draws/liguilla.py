@@ -1,6 +1,6 @@
 """Groups then bracket, first half: drawn round-robin groups (liguillas) and their schedule.
 
-``allocate_groups`` draws the pairs into G groups of near-equal size (sizes differ by at most one)
+``allocate_liguillas`` draws the pairs into G groups of near-equal size (sizes differ by at most one)
 with the published seed, so the allocation is verifiable like any draw (AMM 5.5).
 ``round_robin`` is the circle (Berger) method: one pair stays put and the others rotate, so every
 two pairs of the group meet exactly once; an odd group gets an empty seat, and whoever faces it has
@@ -35,7 +35,7 @@ def _distinct(pairs: Sequence[PairId]) -> list[PairId]:
     return sorted(seen, key=id_key)
 
 
-def allocate_groups(pairs: Sequence[PairId], *, group_count: int, seed: str) -> tuple[tuple[PairId, ...], ...]:
+def allocate_liguillas(pairs: Sequence[PairId], *, group_count: int, seed: str) -> tuple[tuple[PairId, ...], ...]:
     """Draw the pairs into ``group_count`` liguillas of near-equal size.
 
     The pairs are sorted canonically, shuffled with ``DrawRandom(seed)`` (Fisher–Yates, see

@@ -19,7 +19,7 @@ from torneo.draws import (
     DrawRequest,
     PairState,
     RepescaRules,
-    allocate_groups,
+    allocate_liguillas,
     bracket_from_seeds,
     bracket_round,
     plan_ceros,
@@ -30,10 +30,10 @@ from torneo.draws import (
 )
 from torneo.draws.errors import DrawUserError
 from torneo.draws.tables import assign_tables
-from torneo.models import Match, Pair, Round, Tournament
+from torneo.models import Draw, Match, Pair, Round, Tournament
 from torneo.snapshot import MatchInfo, TournamentSnapshot, load
 
-GROUPS_LABEL = "liguillas"
+LIGUILLAS_LABEL = "liguillas"
 
 
 @dataclass
@@ -62,7 +62,7 @@ class RoundDesign:
     def requests_json(self) -> list[dict[str, Any]]:
         """The frozen input of the draw, published with the commitment (pair numbers)."""
         if self.group_count is not None:
-            return [{"label": GROUPS_LABEL, "pairs": list(self.requests[0].pairs), "group_count": self.group_count}]
+            return [{"label": LIGUILLAS_LABEL, "pairs": list(self.requests[0].pairs), "group_count": self.group_count}]
         out = []
         for r in self.requests:
             entry: dict[str, Any] = {
@@ -104,7 +104,7 @@ def design_next_round(tournament: Tournament, state: TournamentSnapshot | None =
     if len(entrants) < 2:
         raise DrawUserError(_("Hacen falta al menos dos parejas presentes para sortear la primera ronda."))
     fmt = tournament.format
-    if fmt == Tournament.Format.GROUPS:
+    if fmt == Tournament.Format.LIGUILLAS:
         return _design_groups(tournament, state, number, entrants)
     final_from = tournament.final_phase_from_round
     if final_from is not None and number > final_from and fmt in (Tournament.Format.CEROS, Tournament.Format.REPESCA):
@@ -172,11 +172,11 @@ def _design_groups(tournament: Tournament, state: TournamentSnapshot, number: in
                 _("Con %(n)d parejas no se pueden formar %(g)d liguillas de al menos dos parejas.")
                 % {"n": len(entrants), "g": tournament.group_count}
             )
-        request = DrawRequest(label=GROUPS_LABEL, pairs=tuple(entrants))
+        request = DrawRequest(label=LIGUILLAS_LABEL, pairs=tuple(entrants))
         return RoundDesign(
             number,
             Round.Kind.DRAW,
-            Round.Phase.GROUPS,
+            Round.Phase.LIGUILLAS,
             is_final,
             requests=[request],
             group_count=tournament.group_count,
@@ -194,7 +194,7 @@ def _design_groups(tournament: Tournament, state: TournamentSnapshot, number: in
                 slots.append(_fixed(state, label, i, a, b))
             if rr.bye is not None and not state.out(rr.bye):
                 slots.append(SlotPlan(label, len(rr.matches), rr.bye, None))
-        return RoundDesign(number, Round.Kind.SCHEDULE, Round.Phase.GROUPS, is_final, slots=slots)
+        return RoundDesign(number, Round.Kind.SCHEDULE, Round.Phase.LIGUILLAS, is_final, slots=slots)
     return _design_bracket(tournament, state, number, phase=Round.Phase.BRACKET, groups=groups, liguilla_rounds=length)
 
 
@@ -286,14 +286,14 @@ class DrawnMatch:
 def perform(design: RoundDesign, seed: str) -> tuple[list[DrawnMatch], dict[str, Any]]:
     """Run the round's public draw with the seed: the matches, and the published output per pool."""
     if design.group_count is not None:
-        allocation = allocate_groups(list(design.requests[0].pairs), group_count=design.group_count, seed=seed)
+        allocation = allocate_liguillas(list(design.requests[0].pairs), group_count=design.group_count, seed=seed)
         matches: list[DrawnMatch] = []
         for g, members in enumerate(allocation, start=1):
             first = round_robin(members)[0]
             matches += [DrawnMatch(str(g), a, b, i) for i, (a, b) in enumerate(first.matches)]
             if first.bye is not None:
                 matches.append(DrawnMatch(str(g), first.bye, None, len(first.matches)))
-        return matches, {GROUPS_LABEL: {"groups": [list(m) for m in allocation]}}
+        return matches, {LIGUILLAS_LABEL: {"groups": [list(m) for m in allocation]}}
     matches, output = [], {}
     for request in design.requests:
         draw = request.draw(seed)
@@ -312,7 +312,7 @@ def _fixed_tables(pairs: dict[int, Pair]) -> dict[int, int]:
     return {n: p.fixed_table for n, p in pairs.items() if p.fixed_table}
 
 
-def write_drawn(*, round: Round, draw: Any, matches: list[DrawnMatch], seed: str) -> list[Match]:
+def write_drawn(*, round: Round, draw: Draw, matches: list[DrawnMatch], seed: str) -> list[Match]:
     """A public draw's matches: tables shuffled with the draw's seed (fixed tables first); within
     each pool the bracket line follows the table order, exenta last (for a fixed final phase)."""
     pairs = _pairs(round)

@@ -25,7 +25,7 @@ class Round(models.Model):
 
     class Phase(models.TextChoices):
         MAIN = "main", _("Fase principal")
-        GROUPS = "groups", _("Liguillas")
+        LIGUILLAS = "groups", _("Liguillas")
         BRACKET = "bracket", _("Cuadro final")
 
     tournament = models.ForeignKey(

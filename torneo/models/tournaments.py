@@ -29,7 +29,7 @@ class Tournament(models.Model):
         CEROS = "ceros", _("A N ceros (eliminatoria con sorteo en cada ronda)")
         REPESCA = "repesca", _("A N ceros con repesca (grupo B)")
         SWISS = "swiss", _("Sistema suizo")
-        GROUPS = "groups", _("Liguillas y cuadro final")
+        LIGUILLAS = "groups", _("Liguillas y cuadro final")
 
     class Status(models.TextChoices):
         DRAFT = "draft", _("Borrador")
@@ -186,7 +186,7 @@ class Tournament(models.Model):
                 errors["repesca_reentry_round"] = _("El reenganche debe ser posterior a la última ronda con repesca.")
         if self.format == self.Format.SWISS and not self.swiss_rounds:
             errors["swiss_rounds"] = _("Indica cuántas rondas tiene el suizo.")
-        if self.format == self.Format.GROUPS and not self.group_count:
+        if self.format == self.Format.LIGUILLAS and not self.group_count:
             errors["group_count"] = _("Indica cuántas liguillas se forman.")
         if (
             self.format == self.Format.REPESCA

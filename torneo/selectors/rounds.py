@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from torneo.draws.manager import GROUPS_LABEL
+from torneo.draws.manager import LIGUILLAS_LABEL
 from torneo.models import Draw, Match, Pair, PairMember, Round, Tournament, TournamentRole, pair_label, players_label
 from torneo.typing import AuthUser
 
@@ -30,11 +30,11 @@ if TYPE_CHECKING:
 Expected = dict[str, tuple[list[list[int]], int | None]]  # pool -> (matches, exenta), by pair number
 
 DRAW_COMMAND = "python -m torneo.draws < {filename}"
-# The liguillas of a groups-then-bracket tournament are drawn by allocate_groups (not by the
+# The liguillas of a groups-then-bracket tournament are drawn by allocate_liguillas (not by the
 # command's pairing): this one line recomputes them from the same published values.
 GROUPS_COMMAND = (
-    'python -c "import json, sys; from torneo.draws import allocate_groups; d = json.load(sys.stdin); '
-    "g = [list(x) for x in allocate_groups(d['pairs'], group_count=d['group_count'], seed=d['seed'])]; "
+    'python -c "import json, sys; from torneo.draws import allocate_liguillas; d = json.load(sys.stdin); '
+    "g = [list(x) for x in allocate_liguillas(d['pairs'], group_count=d['group_count'], seed=d['seed'])]; "
     "print(json.dumps({'groups': g, 'verified': g == d['expect']}))\" < {filename}"
 )
 
@@ -107,7 +107,7 @@ def pool_title(round_: Round, pool: str) -> str:
     """How a pool is called on the wall: liguillas by number, repesca pools by letter."""
     if not pool:
         return ""
-    if round_.phase == Round.Phase.GROUPS or pool.isdigit():
+    if round_.phase == Round.Phase.LIGUILLAS or pool.isdigit():
         return _("Liguilla %(n)s") % {"n": pool}
     if pool == "B":
         return _("Grupo B (repesca)")
@@ -385,7 +385,7 @@ class RoundPage:
             return []
         out = []
         for request in draw.requests:
-            label = "" if request["label"] == GROUPS_LABEL else request["label"]
+            label = "" if request["label"] == LIGUILLAS_LABEL else request["label"]
             pairs = [self.pairs_by_number[n] for n in request["pairs"] if n in self.pairs_by_number]
             out.append(PoolToDraw(label, pool_title(self.round, label), pairs))
         return out
@@ -394,7 +394,7 @@ class RoundPage:
 
     def _filename(self, label: str, draw: Draw, superseded: bool) -> str:
         name = f"sorteo-ronda-{self.round.number}"
-        if label == GROUPS_LABEL:
+        if label == LIGUILLAS_LABEL:
             name = f"liguillas-ronda-{self.round.number}"
         elif label:
             name += f"-grupo-{label}"
@@ -412,7 +412,7 @@ class RoundPage:
         for index, request in enumerate(draw.requests):
             label = request["label"]
             filename = self._filename(label, draw, superseded)
-            if label == GROUPS_LABEL:
+            if label == LIGUILLAS_LABEL:
                 data: dict[str, Any] = {
                     "seed": draw.seed,
                     "pairs": request["pairs"],
@@ -440,14 +440,14 @@ class RoundPage:
             matches = [[t.pair_a.number, t.pair_b.number] for t in pool.tables if t.pair_b is not None]
             out[pool.label] = (matches, pool.byes[0].pair_a.number if pool.byes else None)
         groups = None
-        if self.live_draw is not None and any(r["label"] == GROUPS_LABEL for r in self.live_draw.requests):
+        if self.live_draw is not None and any(r["label"] == LIGUILLAS_LABEL for r in self.live_draw.requests):
             groups = [sorted([n for m in matches for n in m] + ([bye] if bye else [])) for matches, bye in out.values()]
         return out, groups
 
     @staticmethod
     def _expected_from_results(draw: Draw) -> tuple[Expected, list[list[int]] | None]:
-        if GROUPS_LABEL in draw.results:
-            return {}, [list(members) for members in draw.results[GROUPS_LABEL]["groups"]]
+        if LIGUILLAS_LABEL in draw.results:
+            return {}, [list(members) for members in draw.results[LIGUILLAS_LABEL]["groups"]]
         return {label: (out["matches"], out["bye"]) for label, out in draw.results.items()}, None
 
     def _label(self, number: int) -> PairLabel:
@@ -536,7 +536,7 @@ def draw_cli_inputs(draw: Draw) -> list[dict[str, Any]]:
         return []
     inputs = []
     for request in draw.requests:
-        if request["label"] == GROUPS_LABEL:
+        if request["label"] == LIGUILLAS_LABEL:
             continue
         line = {"seed": f"{draw.seed}/{request['label']}" if request["label"] else draw.seed}
         line.update({k: request[k] for k in ("pairs", "history", "byes", "group") if k in request})
