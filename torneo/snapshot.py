@@ -99,7 +99,7 @@ class MatchInfo:
     def special(self) -> bool:
         return self.outcome not in (Outcome.PENDING, Outcome.PLAYED, Outcome.BYE)
 
-    def record(self) -> MatchRecord:
+    def record(self) -> MatchRecord[int]:
         return MatchRecord(
             a=self.a.number,
             b=self.b.number if self.b else None,
@@ -209,7 +209,7 @@ class TournamentSnapshot:
     pairs: dict[int, PairInfo]
     rounds: list[RoundInfo]
     matches: list[MatchInfo]
-    _records: list[MatchRecord] | None = None
+    _records: list[MatchRecord[int]] | None = None
 
     @property
     def published(self) -> list[RoundInfo]:
@@ -224,7 +224,7 @@ class TournamentSnapshot:
     def pending(self) -> bool:
         return any(not m.decided for m in self.matches)
 
-    def records(self, matches: Iterable[MatchInfo] | None = None) -> list[MatchRecord]:
+    def records(self, matches: Iterable[MatchInfo] | None = None) -> list[MatchRecord[int]]:
         """The matches (all published ones by default) as the standings' plain records."""
         if matches is not None:
             return [m.record() for m in matches]

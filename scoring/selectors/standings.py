@@ -20,7 +20,6 @@ from scoring.standings import (
     BracketNode,
     CerosRules,
     Line,
-    PairId,
     Place,
     Survival,
     Table,
@@ -163,7 +162,7 @@ def ceros_rules(tournament: Tournament) -> CerosRules:
     )
 
 
-def survivals(data: TournamentSnapshot) -> dict[PairId, Survival]:
+def survivals(data: TournamentSnapshot) -> dict[int, Survival[int]]:
     """Each pair's survival in an elimination format ("a N ceros", repesca), by number."""
     return ceros_survival(
         data.in_matches(),
@@ -187,14 +186,13 @@ def status_label(status: str, out_round: int | None = None) -> str:
     return labels.get(status, "")
 
 
-def _info(data: TournamentSnapshot, pair: PairId) -> PairInfo:
+def _info(data: TournamentSnapshot, pair: int) -> PairInfo:
     """The snapshot's pair that the pure core calls `pair`: the core keys pairs by the ids it was
     given, the snapshot's pair numbers."""
-    assert isinstance(pair, int)
     return data.pairs[pair]
 
 
-def _row(line: Line, data: TournamentSnapshot) -> StandingsRow:
+def _row(line: Line[int], data: TournamentSnapshot) -> StandingsRow:
     return StandingsRow(
         line.position,
         line.position_to,
@@ -213,13 +211,13 @@ def _row(line: Line, data: TournamentSnapshot) -> StandingsRow:
     )
 
 
-def _table(title: str, table: Table, data: TournamentSnapshot) -> StandingsTable:
+def _table(title: str, table: Table[int], data: TournamentSnapshot) -> StandingsTable:
     champion = _info(data, table.champion) if table.champion is not None else None
     rows = [_row(line, data) for line in table.lines]
     return StandingsTable(title, table.pool, table.kind, rows, champion, table.alive)
 
 
-def _liguilla_tables(data: TournamentSnapshot) -> list[Table]:
+def _liguilla_tables(data: TournamentSnapshot) -> list[Table[int]]:
     """The liguillas' tables, as the draw manager reads them to seed the bracket."""
     t = data.tournament
     liguilla_rounds = {r.number for r in data.rounds if r.phase == Round.Phase.LIGUILLAS}
@@ -339,7 +337,7 @@ def _stage_label(stage: str) -> str:
     return ""
 
 
-def _section(title: str, places: list[Place], data: TournamentSnapshot) -> ClassificationSection:
+def _section(title: str, places: list[Place[int]], data: TournamentSnapshot) -> ClassificationSection:
     rows = []
     for p in places:
         r = p.row
@@ -375,12 +373,12 @@ def classification(tournament: Tournament, data: TournamentSnapshot | None = Non
     finished = tournament.status == Tournament.Status.FINISHED
     order = ", ".join(tiebreak_label(t) for t in tiebreaks)
     sections: list[ClassificationSection]
-    stages: dict[PairId, tuple[Any, str]]
+    stages: dict[int, tuple[Any, str]]
     if fmt in (Tournament.Format.CEROS, Tournament.Format.REPESCA):
         keep = set(kept)
-        states: dict[PairId, Survival] = {p: s for p, s in survivals(data).items() if p in keep}
+        states: dict[int, Survival[int]] = {p: s for p, s in survivals(data).items() if p in keep}
         stages = elimination_stages(states)
-        pools: dict[str, list[PairId]] = {"": list(states)}
+        pools: dict[str, list[int]] = {"": list(states)}
         if fmt == Tournament.Format.REPESCA and tournament.repesca_reentry_round is None:
             # Without re-entry, grupo B plays for its own prizes: a classification of its own.
             pools = {
@@ -506,7 +504,7 @@ def bracket(tournament: Tournament, data: TournamentSnapshot | None = None) -> B
     matches = [m for m in data.matches if in_bracket(tournament, rounds, m)]
     by_id = {m.id: m for m in matches}
 
-    def node(n: BracketNode) -> dict[str, Any]:
+    def node(n: BracketNode[int]) -> dict[str, Any]:
         return {"match": by_id[n.match.key], "children": [node(c) for c in n.children]}
 
     roots = [node(n) for n in bracket_forest([m.record() for m in matches])]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Generic
 
 from scoring.standings.records import BYE, DOUBLE_LOSS, PENDING, MatchRecord, PairId
 
@@ -34,7 +35,7 @@ class CerosRules:
 
 
 @dataclass
-class Survival:
+class Survival(Generic[PairId]):
     """A pair's state in an elimination format: losses, and the round where it went out."""
 
     pair: PairId
@@ -62,12 +63,12 @@ class Survival:
 
 def survival(
     entrants: Iterable[PairId],
-    matches: Sequence[MatchRecord],
+    matches: Sequence[MatchRecord[PairId]],
     rules: CerosRules,
     *,
     withdrawn: Iterable[PairId] = (),
     last_round: int = 0,
-) -> dict[PairId, Survival]:
+) -> dict[PairId, Survival[PairId]]:
     """Each entrant's survival after the decided matches, in round order; champions marked.
 
     ``last_round``: the latest published round (0 before the first). A pool has a champion when a
@@ -117,7 +118,7 @@ def survival(
         if s.alive and rules.repesca_until is not None:
             s.pool = "A" if merged else rules.pool_of(s.first_loss_round)
     if not pending:
-        by_pool: dict[str, list[Survival]] = defaultdict(list)
+        by_pool: dict[str, list[Survival[PairId]]] = defaultdict(list)
         for s in states.values():
             if s.alive:
                 by_pool[s.pool].append(s)
@@ -128,7 +129,7 @@ def survival(
     return states
 
 
-def survival_order(s: Survival) -> tuple[int, int, int]:
+def survival_order(s: Survival[PairId]) -> tuple[int, int, int]:
     """Standings order in an elimination format: pairs still in first (fewer losses first), then
     by the round of elimination, later first; withdrawn pairs after those eliminated with them."""
     if s.alive:

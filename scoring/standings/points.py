@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic
 
 from scoring.standings.records import BYE, DOUBLE_LOSS, PENDING, MatchRecord, PairId
 
@@ -15,7 +15,7 @@ DEFAULT_TIEBREAKS = ("juegos", "tantos", "buchholz", "head_to_head")
 
 
 @dataclass
-class Row:
+class Row(Generic[PairId]):
     pair: PairId
     played: int = 0
     wins: int = 0
@@ -63,13 +63,13 @@ def check_tiebreaks(tiebreaks: Iterable[str]) -> list[str]:
 
 def compute(
     pairs: Iterable[PairId],
-    matches: Iterable[MatchRecord],
+    matches: Iterable[MatchRecord[PairId]],
     *,
     points_win: int = 1,
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     first: Mapping[PairId, Any] | None = None,
     among: Iterable[PairId] | None = None,
-) -> list[Row]:
+) -> list[Row[PairId]]:
     """The standings, best first, with ``rank`` set (equal ranks for shared positions).
 
     ``first``: an optional sort key per pair (lower is better) that comes before the points, e.g.
@@ -85,18 +85,18 @@ def compute(
     if among is not None:
         rows = {p: rows[p] for p in among if p in rows}
 
-    def head(row: Row) -> tuple[Any, int]:
+    def head(row: Row[PairId]) -> tuple[Any, int]:
         return ((first or {}).get(row.pair, ()), -row.points)
 
     groups = _split(sorted(rows.values(), key=head), head)
-    by_pair: dict[PairId, list[MatchRecord]] = defaultdict(list)
+    by_pair: dict[PairId, list[MatchRecord[PairId]]] = defaultdict(list)
     if "head_to_head" in order:
         for m in decided:
             by_pair[m.a].append(m)
     for tiebreak in order:
         groups = [part for group in groups for part in _break(group, tiebreak, by_pair, points_win)]
     position = 1
-    result: list[Row] = []
+    result: list[Row[PairId]] = []
     for group in groups:
         for row in sorted(group, key=lambda r: _pair_key(r.pair)):
             row.rank = position
@@ -107,7 +107,7 @@ def compute(
     return result
 
 
-def _add(rows: dict[PairId, Row], m: MatchRecord, points_win: int) -> None:
+def _add(rows: dict[PairId, Row[PairId]], m: MatchRecord[PairId], points_win: int) -> None:
     a = rows[m.a]
     if m.b is None:
         if m.outcome == BYE:
@@ -140,8 +140,8 @@ def _add(rows: dict[PairId, Row], m: MatchRecord, points_win: int) -> None:
         b.tantos_against += m.tantos_a
 
 
-def _split(ordered: list[Row], key: Callable[[Row], Any]) -> list[list[Row]]:
-    groups: list[list[Row]] = []
+def _split(ordered: list[Row[PairId]], key: Callable[[Row[PairId]], Any]) -> list[list[Row[PairId]]]:
+    groups: list[list[Row[PairId]]] = []
     for row in ordered:
         if groups and key(groups[-1][0]) == key(row):
             groups[-1].append(row)
@@ -150,7 +150,9 @@ def _split(ordered: list[Row], key: Callable[[Row], Any]) -> list[list[Row]]:
     return groups
 
 
-def _head_to_head(group: list[Row], by_pair: Mapping[PairId, list[MatchRecord]], points_win: int) -> list[list[Row]]:
+def _head_to_head(
+    group: list[Row[PairId]], by_pair: Mapping[PairId, list[MatchRecord[PairId]]], points_win: int
+) -> list[list[Row[PairId]]]:
     """The mini-league among the tied pairs; re-applied to any smaller group still tied."""
     inside = {r.pair for r in group}
     mini = dict.fromkeys(inside, 0)
@@ -166,14 +168,14 @@ def _head_to_head(group: list[Row], by_pair: Mapping[PairId, list[MatchRecord]],
 
 
 def _break(
-    group: list[Row], tiebreak: str, by_pair: Mapping[PairId, list[MatchRecord]], points_win: int
-) -> list[list[Row]]:
+    group: list[Row[PairId]], tiebreak: str, by_pair: Mapping[PairId, list[MatchRecord[PairId]]], points_win: int
+) -> list[list[Row[PairId]]]:
     if len(group) < 2:
         return [group]
     if tiebreak == "head_to_head":
         return _head_to_head(group, by_pair, points_win)
 
-    def value(r: Row) -> int:
+    def value(r: Row[PairId]) -> int:
         v = r.tiebreak_value(tiebreak)
         return 0 if v is None else v
 

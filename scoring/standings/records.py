@@ -1,15 +1,24 @@
 """A match's result as the standings read it: the pair ids, the outcome, the figures (no Django).
 
-``PairId`` is whatever the caller keys pairs by (the tournament snapshot uses pair numbers)."""
+``PairId`` is whatever the caller keys pairs by (the tournament snapshot uses pair numbers): the
+records, rows, tables and trees are generic over it, so a caller gets its own pair ids back."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-PairId = Hashable
+if TYPE_CHECKING:
+    # A bare ``MatchRecord`` (or ``Row``…) still means any hashable pair id, as before the generics.
+    # TypeVar defaults (PEP 696) are typing-only: Python 3.11's TypeVar has no ``default``, and the
+    # runtime never reads it, so the pure core needs no typing_extensions at run time.
+    from typing_extensions import TypeVar as _TypeVar
+
+    PairId = _TypeVar("PairId", bound=Hashable, default=Hashable)
+else:
+    PairId = TypeVar("PairId", bound=Hashable)
 
 # Outcomes, as stored on matches.
 PLAYED, BYE, WALKOVER, RETIRED, DOUBLE_LOSS, RULING, PENDING = (
@@ -24,7 +33,7 @@ PLAYED, BYE, WALKOVER, RETIRED, DOUBLE_LOSS, RULING, PENDING = (
 
 
 @dataclass(frozen=True)
-class MatchRecord:
+class MatchRecord(Generic[PairId]):
     """One match's result. ``b`` is None for an exenta; ``winner`` None for a double loss.
 
     ``pool`` and ``slot`` place it in its round (repesca pools, liguillas, bracket line); ``key``
@@ -58,7 +67,7 @@ class MatchRecord:
         return [self.b if self.winner == self.a else self.a]
 
 
-def losses_and_byes(matches: Iterable[MatchRecord]) -> tuple[dict[PairId, int], dict[PairId, int]]:
+def losses_and_byes(matches: Iterable[MatchRecord[PairId]]) -> tuple[dict[PairId, int], dict[PairId, int]]:
     """Each pair's losses (both pairs in a double loss) and exentas."""
     losses: dict[PairId, int] = defaultdict(int)
     byes: dict[PairId, int] = defaultdict(int)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Generic
 
 from scoring.standings.ceros import CerosRules, Survival, survival
 from scoring.standings.classification import classify, elimination_stages
@@ -20,7 +21,7 @@ STATUSES = ("", "alive", "champion", "out", "withdrawn", "expelled")
 
 
 @dataclass
-class Line:
+class Line(Generic[PairId]):
     """One pair's line in a table: its figures and its position, ``position_to`` when shared."""
 
     pair: PairId
@@ -40,10 +41,10 @@ class Line:
 
 
 @dataclass
-class Table:
+class Table(Generic[PairId]):
     pool: str  # "" for the only table; "A"/"B" in a repesca; the liguilla's label
     kind: str  # "points" (Swiss, liguillas) or "ceros" (elimination formats)
-    lines: list[Line]
+    lines: list[Line[PairId]]
     champion: PairId | None = None
     alive: int = 0
 
@@ -53,7 +54,7 @@ def shown_tiebreaks(tiebreaks: Sequence[str]) -> list[str]:
     return [t for t in tiebreaks if t != "head_to_head"]
 
 
-def renumber(lines: list[Line], key_of: Callable[[Line], Hashable]) -> None:
+def renumber(lines: list[Line[PairId]], key_of: Callable[[Line[PairId]], Hashable]) -> None:
     """Positions within one table (1, 2, …), shared where `key_of` is equal for consecutive lines."""
     i = 0
     while i < len(lines):
@@ -65,7 +66,7 @@ def renumber(lines: list[Line], key_of: Callable[[Line], Hashable]) -> None:
         i = j + 1
 
 
-def _line(row: Row, status: str, values: list[int | None]) -> Line:
+def _line(row: Row[PairId], status: str, values: list[int | None]) -> Line[PairId]:
     return Line(
         row.pair,
         row.rank,
@@ -85,13 +86,13 @@ def _line(row: Row, status: str, values: list[int | None]) -> Line:
 def points_table(
     pool: str,
     members: Iterable[PairId],
-    records: Iterable[MatchRecord],
+    records: Iterable[MatchRecord[PairId]],
     *,
     points_win: int,
     tiebreaks: Sequence[str],
     withdrawn: Collection[PairId] = (),
     expelled: Collection[PairId] = (),
-) -> Table:
+) -> Table[PairId]:
     """A points table (Swiss, a liguilla): points then the tiebreak order. ``withdrawn``: the pairs
     out of the tournament (expelled ones included); they keep the place their results gave them."""
     shown = shown_tiebreaks(tiebreaks)
@@ -104,14 +105,14 @@ def points_table(
 
 def liguilla_tables(
     groups: Mapping[str, Sequence[PairId]],
-    records: Sequence[MatchRecord],
+    records: Sequence[MatchRecord[PairId]],
     *,
     points_win: int,
     tiebreaks: Sequence[str],
     qualifiers: int,
     withdrawn: Collection[PairId] = (),
     expelled: Collection[PairId] = (),
-) -> list[Table]:
+) -> list[Table[PairId]]:
     """One table per liguilla from its matches (``records``: the liguilla rounds' only). The first
     ``qualifiers`` pairs still in qualify for the bracket; a tie at the cut goes to the pair listed
     first (lower number: the order of registration)."""
@@ -133,7 +134,7 @@ def liguilla_tables(
     return tables
 
 
-def _status(s: Survival, expelled: bool) -> str:
+def _status(s: Survival[PairId], expelled: bool) -> str:
     if expelled:
         return "expelled"
     if s.champion:
@@ -145,19 +146,19 @@ def _status(s: Survival, expelled: bool) -> str:
 
 def ceros_survival(
     entrants: Sequence[PairId],
-    records: Sequence[MatchRecord],
+    records: Sequence[MatchRecord[PairId]],
     rules: CerosRules,
     *,
     withdrawn: Collection[PairId],
     last_round: int,
-) -> dict[PairId, Survival]:
+) -> dict[PairId, Survival[PairId]]:
     """Each entrant's survival; ``withdrawn`` (expelled included) are never drawn again."""
     return survival(entrants, records, rules, withdrawn=[p for p in entrants if p in withdrawn], last_round=last_round)
 
 
 def ceros_tables(
     entrants: Sequence[PairId],
-    records: Sequence[MatchRecord],
+    records: Sequence[MatchRecord[PairId]],
     rules: CerosRules,
     *,
     points_win: int,
@@ -165,14 +166,14 @@ def ceros_tables(
     last_round: int,
     withdrawn: Collection[PairId] = (),
     expelled: Collection[PairId] = (),
-) -> list[Table]:
+) -> list[Table[PairId]]:
     """The tables of an elimination format ("a N ceros", repesca: one per pool), pairs still in
     first, then by the round where they went out (later first), then points and tiebreaks."""
     states = ceros_survival(entrants, records, rules, withdrawn=withdrawn, last_round=last_round)
     places = classify(
         list(states), records, stage=elimination_stages(states), points_win=points_win, tiebreaks=tiebreaks
     )
-    by_pool: dict[str, list[Line]] = defaultdict(list)
+    by_pool: dict[str, list[Line[PairId]]] = defaultdict(list)
     champions: dict[str, PairId] = {}
     alive: dict[str, int] = defaultdict(int)
     for place in places:

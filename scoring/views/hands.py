@@ -85,17 +85,14 @@ def match_hands(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
             _deny(request)
         form = _form(match, request.POST)
         if form.is_valid():
-            try:
-                with service_errors(form, field_for=form_field, let_through=(NotAllowed,)) as call:
-                    saved = hand_record(
-                        match=match,
-                        by=request.user,
-                        record=form.to_record(),
-                        mano=form.cleaned_data["mano"],
-                        game=form.cleaned_data["game"],
-                    )
-            except NotAllowed as exc:
-                raise PermissionDenied(str(exc)) from exc
+            with service_errors(form, field_for=form_field) as call:
+                saved = hand_record(
+                    match=match,
+                    by=request.user,
+                    record=form.to_record(),
+                    mano=form.cleaned_data["mano"],
+                    game=form.cleaned_data["game"],
+                )
             if call.ok:
                 _report(request, saved, _("anotada"))
                 url = reverse("hands_match", kwargs={"slug": slug, "match_id": match.pk})
@@ -131,17 +128,14 @@ def hand_detail(request: HttpRequest, slug: str, match_id: int, hand_id: int) ->
             _deny(request)
         form = _form(match, request.POST)
         if form.is_valid():
-            try:
-                with service_errors(form, field_for=form_field, let_through=(NotAllowed,)) as call:
-                    saved = hand_edit(
-                        hand=hand,
-                        by=request.user,
-                        record=form.to_record(),
-                        mano=form.cleaned_data["mano"],
-                        expected_version=form.cleaned_data["expected_version"],
-                    )
-            except NotAllowed as exc:
-                raise PermissionDenied(str(exc)) from exc
+            with service_errors(form, field_for=form_field) as call:
+                saved = hand_edit(
+                    hand=hand,
+                    by=request.user,
+                    record=form.to_record(),
+                    mano=form.cleaned_data["mano"],
+                    expected_version=form.cleaned_data["expected_version"],
+                )
             if call.ok:
                 _report(request, saved, _("corregida (versión %(v)d)") % {"v": saved.hand.version})
                 url = reverse("hands_match", kwargs={"slug": slug, "match_id": match.pk})

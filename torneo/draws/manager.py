@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from scoring.standings import compute, liguilla_tables
 from torneo.draws import (
     DrawRequest,
+    PairId,
     PairState,
     RepescaRules,
     allocate_liguillas,
@@ -28,7 +29,7 @@ from torneo.draws import (
     round_robin,
     seeds_from_standings,
 )
-from torneo.draws.errors import DrawUserError
+from torneo.draws.errors import DrawFatalError, DrawUserError
 from torneo.draws.tables import assign_tables
 from torneo.models import Draw, Match, Pair, Round, Tournament
 from torneo.snapshot import MatchInfo, TournamentSnapshot, load
@@ -77,6 +78,14 @@ class RoundDesign:
         return out
 
 
+def _number(pair: PairId) -> int:
+    """A pair id the draws give back, as the pair number it is: the draws (keyed by ``int | str``)
+    return the ids they are given, and the manager gives them pair numbers."""
+    if not isinstance(pair, int):
+        raise DrawFatalError(f"The draw returned {pair!r}, not one of the pair numbers it was given.")
+    return pair
+
+
 def _is_final(tournament: Tournament, number: int) -> bool:
     return tournament.final_phase_from_round is not None and number >= tournament.final_phase_from_round
 
@@ -114,7 +123,7 @@ def design_next_round(tournament: Tournament, state: TournamentSnapshot | None =
         if number > (tournament.swiss_rounds or 0):
             return RoundDesign(number, Round.Kind.DRAW, Round.Phase.MAIN, False, finished=True)
         standings = compute(entrants, state.records(), tiebreaks=())
-        points = {row.pair: row.points for row in standings}
+        points: dict[PairId, int] = {row.pair: row.points for row in standings}
         states = [PairState(s.pair, s.losses, points.get(s.pair, 0), s.first_loss_round, s.withdrawn) for s in states]
         plan = plan_swiss(
             states,
@@ -156,7 +165,7 @@ def design_next_round(tournament: Tournament, state: TournamentSnapshot | None =
         Round.Phase.MAIN,
         plan.is_final,
         requests=list(plan.requests),
-        champions=dict(plan.decided),
+        champions={pool: _number(pair) for pool, pair in plan.decided.items()},
         finished=not plan.requests,
     )
 
@@ -191,9 +200,9 @@ def _design_groups(tournament: Tournament, state: TournamentSnapshot, number: in
                 continue
             rr = schedule[number - 1]
             for i, (a, b) in enumerate(rr.matches):
-                slots.append(_fixed(state, label, i, a, b))
-            if rr.bye is not None and not state.out(rr.bye):
-                slots.append(SlotPlan(label, len(rr.matches), rr.bye, None))
+                slots.append(_fixed(state, label, i, _number(a), _number(b)))
+            if rr.bye is not None and not state.out(bye := _number(rr.bye)):
+                slots.append(SlotPlan(label, len(rr.matches), bye, None))
         return RoundDesign(number, Round.Kind.SCHEDULE, Round.Phase.LIGUILLAS, is_final, slots=slots)
     return _design_bracket(tournament, state, number, phase=Round.Phase.BRACKET, groups=groups, liguilla_rounds=length)
 
@@ -241,14 +250,15 @@ def _design_bracket(
         standings = [[line.pair for line in tables[g] if not state.out(line.pair)] for g in order]
         qualifiers = min(tournament.group_qualifiers, min(len(s) for s in standings))
         seeding = seeds_from_standings(standings, qualifiers=qualifiers)
-        lines[""] = list(bracket_from_seeds(seeding.seeds, tiers=seeding.tiers, group=seeding.group, byes=state.byes))
+        first_line = bracket_from_seeds(seeding.seeds, tiers=seeding.tiers, group=seeding.group, byes=state.byes)
+        lines[""] = [None if p is None else _number(p) for p in first_line]
     else:
         by_pool: dict[str, list[MatchInfo]] = defaultdict(list)
         for m in previous:
             by_pool[m.pool].append(m)
         for pool, entries in by_pool.items():
             line: list[int | None] = []
-            for m in sorted(entries, key=lambda m: m.slot):
+            for m in sorted(entries, key=lambda m: m.slot if m.slot is not None else 1 << 30):
                 if m.b is None:
                     line.append(None if state.out(m.a.number) else m.a.number)
                 elif m.outcome == "double_loss" or m.winner is None or state.out(m.winner):
@@ -266,7 +276,7 @@ def _design_bracket(
             continue
         bracket = bracket_round(line, byes=state.byes)
         for i, (a, b) in enumerate(bracket.slots):
-            slots.append(SlotPlan(pool, i, a, b))
+            slots.append(SlotPlan(pool, i, _number(a), _number(b) if b is not None else None))
     return RoundDesign(
         number, Round.Kind.BRACKET, phase, is_final, slots=slots, champions=champions, finished=not slots
     )
@@ -290,17 +300,17 @@ def perform(design: RoundDesign, seed: str) -> tuple[list[DrawnMatch], dict[str,
         matches: list[DrawnMatch] = []
         for g, members in enumerate(allocation, start=1):
             first = round_robin(members)[0]
-            matches += [DrawnMatch(str(g), a, b, i) for i, (a, b) in enumerate(first.matches)]
+            matches += [DrawnMatch(str(g), _number(a), _number(b), i) for i, (a, b) in enumerate(first.matches)]
             if first.bye is not None:
-                matches.append(DrawnMatch(str(g), first.bye, None, len(first.matches)))
+                matches.append(DrawnMatch(str(g), _number(first.bye), None, len(first.matches)))
         return matches, {LIGUILLAS_LABEL: {"groups": [list(m) for m in allocation]}}
     matches, output = [], {}
     for request in design.requests:
         draw = request.draw(seed)
         output[request.label] = draw.as_json()
-        matches += [DrawnMatch(request.label, a, b) for a, b in draw.matches]
+        matches += [DrawnMatch(request.label, _number(a), _number(b)) for a, b in draw.matches]
         if draw.bye is not None:
-            matches.append(DrawnMatch(request.label, draw.bye, None))
+            matches.append(DrawnMatch(request.label, _number(draw.bye), None))
     return matches, output
 
 
@@ -308,7 +318,7 @@ def _pairs(round: Round) -> dict[int, Pair]:
     return {p.number: p for p in Pair.objects.filter(tournament=round.tournament)}
 
 
-def _fixed_tables(pairs: dict[int, Pair]) -> dict[int, int]:
+def _fixed_tables(pairs: dict[int, Pair]) -> dict[PairId, int]:
     return {n: p.fixed_table for n, p in pairs.items() if p.fixed_table}
 
 
@@ -318,7 +328,7 @@ def write_drawn(*, round: Round, draw: Draw, matches: list[DrawnMatch], seed: st
     pairs = _pairs(round)
     playing = [m for m in matches if m.b is not None]
     assignment = assign_tables(
-        [(m.a, m.b) for m in playing],
+        [(m.a, m.b) for m in playing if m.b is not None],
         seed=seed,
         first=round.tournament.first_table_number,
         fixed=_fixed_tables(pairs),

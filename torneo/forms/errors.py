@@ -7,9 +7,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django import forms
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 
-from torneo.errors import TournamentError
+from torneo.errors import NotAllowed, TournamentError
 from torneo.forms.registrations import player_field_name
 
 
@@ -56,11 +56,11 @@ def service_errors(
     form: forms.Form,
     *,
     field_for: Callable[[str], str | None] = _pair_form_field,
-    let_through: tuple[type[Exception], ...] = (),
 ) -> Iterator[ServiceCall]:
     """Run a view's service call and put its refusal on the form: a ValidationError on the matching
     fields (`attach_errors` with `field_for`), a TournamentError on the whole form with its message.
-    Any other exception, and those of `let_through` (looked at first), goes up untouched.
+    A NotAllowed is not a mistake in the form: it becomes PermissionDenied (403, with the service's
+    reason). Any other exception goes up untouched.
 
         with service_errors(form) as call:
             pair = pair_register(...)
@@ -70,8 +70,8 @@ def service_errors(
     call = ServiceCall()
     try:
         yield call
-    except let_through:
-        raise
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
     except ValidationError as exc:
         call.error = exc
         attach_errors(form, exc, field_for)

@@ -76,7 +76,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        with service_errors(form, let_through=(TournamentError,)) as call:
+        with service_errors(form) as call:
             tournament = tournament_create(by=request.user, data=_model_data(form))
         if call.ok:
             messages.success(request, _("Torneo creado."))
@@ -105,7 +105,7 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug, Action.TOURNAMENT_EDIT)
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
-        with service_errors(form, let_through=(TournamentError,)) as call:
+        with service_errors(form) as call:
             tournament_update(tournament=tournament, data=_model_data(form))
         if call.ok:
             messages.success(request, _("Cambios guardados."))
@@ -141,7 +141,7 @@ def roles(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug, Action.ROLES_MANAGE)
     form = RoleForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        with service_errors(form, let_through=(TournamentError,)) as call:
+        with service_errors(form) as call:
             role_grant(tournament=tournament, **form.cleaned_data)
         if call.ok:
             messages.success(request, _("Función asignada."))
