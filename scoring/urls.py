@@ -8,6 +8,8 @@ from django.urls import path
 
 from scoring.views import hands, players, results, standings
 
+app_name = "scoring"
+
 urlpatterns = [
     # Public
     path("resultados/", results.results, name="results"),

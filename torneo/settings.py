@@ -130,8 +130,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
-LOGOUT_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "torneo:home"
+LOGOUT_REDIRECT_URL = "torneo:home"
 
 # Spanish first; English available through the language switch.
 LANGUAGE_CODE = "es"

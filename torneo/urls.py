@@ -1,4 +1,8 @@
-"""URL configuration: public pages, staff pages under /torneos/<slug>/gestion/, the API, admin."""
+"""URL configuration: public pages, staff pages under /torneos/<slug>/gestion/, the API, admin.
+
+Each app's pages have their namespace: ``torneo:`` (tournaments, registrations, rounds) and
+``scoring:`` (results, standings, the players' view, recorded hands); the API's routes are named
+by DRF's routers (``result-list``, ``api_standings``…). ``reverse("torneo:manage_pairs", …)``."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
@@ -43,15 +47,20 @@ tournament_patterns = [
     path("gestion/rondas/<int:number>/publicar/", rounds.manage_round_publish, name="manage_round_publish"),
     path("gestion/rondas/<int:number>/anular/", rounds.manage_round_cancel, name="manage_round_cancel"),
     path("gestion/rondas/<int:number>/repetir-sorteo/", rounds.manage_round_redraw, name="manage_round_redraw"),
-    # Results and standings, the players' view and recorded hands (scoring/urls.py).
-    path("", include("scoring.urls")),
 ]
 
-urlpatterns = [
+# The tournament app's pages, namespace "torneo".
+torneo_patterns = [
     path("", tournaments.home, name="home"),
     path("torneos/<slug:slug>/", include(tournament_patterns)),
     path("gestion/", tournaments.my_tournaments, name="my_tournaments"),
     path("gestion/nuevo/", tournaments.tournament_new, name="tournament_new"),
+]
+
+urlpatterns = [
+    path("", include((torneo_patterns, "torneo"))),
+    # Results and standings, the players' view and recorded hands (scoring/urls.py, "scoring").
+    path("torneos/<slug:slug>/", include("scoring.urls")),
     # Both login forms refuse password guessing (torneo/ratelimit.py).
     path("cuenta/entrar/", limit_login(auth_views.LoginView.as_view()), name="login"),
     path("cuenta/salir/", auth_views.LogoutView.as_view(), name="logout"),

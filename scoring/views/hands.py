@@ -95,7 +95,7 @@ def match_hands(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
                 )
             if call.ok:
                 _report(request, saved, _("anotada"))
-                url = reverse("hands_match", kwargs={"slug": slug, "match_id": match.pk})
+                url = reverse("scoring:hands_match", kwargs={"slug": slug, "match_id": match.pk})
                 return redirect(f"{url}#mano-{saved.hand.pk}")
     view = selectors.match_hands(match)
     if form is None and may_record and view.next is not None:
@@ -138,7 +138,7 @@ def hand_detail(request: HttpRequest, slug: str, match_id: int, hand_id: int) ->
                 )
             if call.ok:
                 _report(request, saved, _("corregida (versión %(v)d)") % {"v": saved.hand.version})
-                url = reverse("hands_match", kwargs={"slug": slug, "match_id": match.pk})
+                url = reverse("scoring:hands_match", kwargs={"slug": slug, "match_id": match.pk})
                 return redirect(f"{url}#mano-{saved.hand.pk}")
     if form is None and may_change:
         form = _form(match, initial=HandForm.initial_from(hand.record, mano=hand.mano_side, version=hand.version))
@@ -169,7 +169,7 @@ def hand_delete_view(request: HttpRequest, slug: str, match_id: int, hand_id: in
         messages.error(request, str(exc))
     else:
         _report(request, saved, _("borrada"))
-    return redirect("hands_match", slug=slug, match_id=match.pk)
+    return redirect("scoring:hands_match", slug=slug, match_id=match.pk)
 
 
 def hands_index(request: HttpRequest, slug: str) -> HttpResponse:

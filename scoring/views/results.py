@@ -179,7 +179,7 @@ def results_entry(request: HttpRequest, slug: str) -> HttpResponse:
         sub, status, error = _submit(request, match, form)
         if sub is not None:
             messages.success(request, describe_submission(match, sub, request.user))
-            return redirect(f"{reverse('results_entry', kwargs={'slug': slug})}?ronda={round_.number}")
+            return redirect(f"{reverse('scoring:results_entry', kwargs={'slug': slug})}?ronda={round_.number}")
         lookup = selectors.match_lookup(match)
         if status == 409:
             # Keep what was typed, with the version now seen: sending it again overwrites knowingly.
@@ -257,7 +257,7 @@ def result_history(request: HttpRequest, slug: str, match_id: int) -> HttpRespon
             sub, status, error = _submit(request, match, form)
             if sub is not None:
                 messages.success(request, describe_submission(match, sub, request.user))
-                return redirect("result_history", slug=slug, match_id=match.pk)
+                return redirect("scoring:result_history", slug=slug, match_id=match.pk)
             if error:
                 form.add_error(None, error)
         else:
@@ -328,7 +328,7 @@ def result_confirm_view(request: HttpRequest, slug: str, submission_id: int) -> 
         else:
             messages.success(request, _("Resultado confirmado. Gracias."))
             return redirect(
-                safe_next(request, reverse("result_confirm", kwargs={"slug": slug, "submission_id": sub.pk}))
+                safe_next(request, reverse("scoring:result_confirm", kwargs={"slug": slug, "submission_id": sub.pk}))
             )
         sub = _submission(tournament, submission_id)
     context = {
@@ -360,4 +360,5 @@ def result_reject_view(request: HttpRequest, slug: str, submission_id: int) -> H
         messages.error(request, str(exc))
     else:
         messages.success(request, _("Resultado rechazado. Sigue valiendo el anterior, si lo había."))
-    return redirect(safe_next(request, reverse("result_confirm", kwargs={"slug": slug, "submission_id": sub.pk})))
+    confirm = reverse("scoring:result_confirm", kwargs={"slug": slug, "submission_id": sub.pk})
+    return redirect(safe_next(request, confirm))

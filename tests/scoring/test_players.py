@@ -159,7 +159,7 @@ def test_a_result_awaiting_the_losing_pair_links_its_players_to_the_confirmation
     sub = result_submit(match=t.match, by=t.control, games_a=3, games_b=2)
     assert sub.status == ResultSubmission.Status.PROPOSED
     loser = t.match.pair_b
-    confirm = reverse("result_confirm", args=[t.tournament.slug, sub.pk])
+    confirm = reverse("scoring:result_confirm", args=[t.tournament.slug, sub.pk])
     anonymous = Client().get(page_url(t.tournament, loser.number))
     assert "Resultado pendiente de vuestra confirmación" in text_of(anonymous)
     assert "2-3" in text_of(anonymous) and confirm not in anonymous.content.decode()

@@ -230,7 +230,7 @@ def test_the_hands_page_shows_the_bounds_as_form_errors():
     t = table()
     client = Client()
     client.force_login(t.juez)
-    url = reverse("hands_match", kwargs={"slug": t.tournament.slug, "match_id": t.match.pk})
+    url = reverse("scoring:hands_match", kwargs={"slug": t.tournament.slug, "match_id": t.match.pk})
     form = {f"cards_{seat}": cards for seat, cards in enumerate(S1)}
     response = client.post(url, {**form, "mano": "a", "score_a": "45", "score_b": "0"})
     assert response.status_code == 200

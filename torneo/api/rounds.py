@@ -130,7 +130,7 @@ def _summary(round_: Round, tournament_slug: str) -> dict[str, Any]:
         "tables": getattr(round_, "table_count", None),
         "byes": getattr(round_, "bye_count", None),
         "pending": getattr(round_, "pending_count", None),
-        "url": reverse("round_detail", kwargs={"slug": tournament_slug, "number": round_.number}),
+        "url": reverse("torneo:round_detail", kwargs={"slug": tournament_slug, "number": round_.number}),
     }
 
 
@@ -143,7 +143,7 @@ def _pair(pair: PairView | None) -> dict[str, Any] | None:
 
 def _draw(page: RoundPage, draw: Draw, record: DrawRecord | None) -> dict[str, Any]:
     published = bool(draw.seed)
-    base = reverse("draw_input", kwargs={"slug": page.tournament.slug, "number": page.round.number})
+    base = reverse("torneo:draw_input", kwargs={"slug": page.tournament.slug, "number": page.round.number})
     inputs = []
     for i in record.inputs if record else []:
         query = f"?grupo={i.index}" + (f"&sorteo={draw.pk}" if draw.status == Draw.Status.SUPERSEDED else "")

@@ -172,7 +172,7 @@ class Tournament(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("tournament_detail", kwargs={"slug": self.slug})
+        return reverse("torneo:tournament_detail", kwargs={"slug": self.slug})
 
     def clean(self) -> None:
         """Each format needs its own parameters; say which one is missing, on its field."""

@@ -73,7 +73,7 @@ def public_registration(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(
                     request, _("Pareja %(p)s inscrita con el número %(n)d.") % {"p": pair, "n": pair.number}
                 )
-            return redirect("tournament_pairs", slug=tournament.slug)
+            return redirect("torneo:tournament_pairs", slug=tournament.slug)
     return render(request, "torneo/registration_form.html", {"tournament": tournament, "form": form})
 
 
@@ -136,7 +136,7 @@ def pair_new(request: HttpRequest, slug: str) -> HttpResponse:
                 request,
                 _("Pareja %(n)d · %(p)s: %(s)s.") % {"n": pair.number, "p": pair, "s": pair.get_status_display()},
             )
-            return redirect("manage_pair_new" if "otra" in request.POST else "manage_pairs", slug=slug)
+            return redirect("torneo:manage_pair_new" if "otra" in request.POST else "torneo:manage_pairs", slug=slug)
     return render(request, "torneo/manage/pair_form.html", {"tournament": tournament, "form": form, "pair": None})
 
 
@@ -153,7 +153,7 @@ def pair_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             pair_update(pair=pair, players=form.players(), name=form.cleaned_data["name"], expected_version=version)
         if call.ok:
             messages.success(request, _("Pareja %(n)d guardada.") % {"n": pair.number})
-            return redirect("manage_pairs", slug=slug)
+            return redirect("torneo:manage_pairs", slug=slug)
     return render(
         request,
         "torneo/manage/pair_form.html",
@@ -177,7 +177,7 @@ def pair_check_in_view(request: HttpRequest, slug: str, number: int) -> HttpResp
         pair = pair_check_in(pair=pair) if present else pair_check_in_undo(pair=pair)
     except TournamentError as exc:
         messages.error(request, str(exc))
-    return redirect(safe_next(request, reverse("manage_pairs", kwargs={"slug": slug})))
+    return redirect(safe_next(request, reverse("torneo:manage_pairs", kwargs={"slug": slug})))
 
 
 @require_POST
@@ -194,7 +194,7 @@ def pair_withdraw_staff(request: HttpRequest, slug: str, number: int) -> HttpRes
         messages.success(request, _("Pareja %(n)d retirada.") % {"n": pair.number})
         if promoted:
             messages.info(request, _("La pareja %(n)d sube de la lista de espera.") % {"n": promoted.number})
-    return redirect("manage_pairs", slug=slug)
+    return redirect("torneo:manage_pairs", slug=slug)
 
 
 @require_POST
@@ -210,7 +210,7 @@ def player_erase_view(request: HttpRequest, slug: str, number: int, position: in
         _("Borrados el documento, el teléfono y el correo de %(p)s, también del historial.")
         % {"p": member.player.full_name},
     )
-    return redirect("manage_pair_edit", slug=slug, number=number)
+    return redirect("torneo:manage_pair_edit", slug=slug, number=number)
 
 
 def pairs_import(request: HttpRequest, slug: str) -> HttpResponse:
@@ -231,7 +231,7 @@ def pairs_import(request: HttpRequest, slug: str) -> HttpResponse:
                 _("Importadas %(n)d parejas (%(w)d en lista de espera).")
                 % {"n": report.created, "w": report.waitlisted},
             )
-            return redirect("manage_pairs", slug=slug)
+            return redirect("torneo:manage_pairs", slug=slug)
     return render(
         request,
         "torneo/manage/pairs_import.html",

@@ -134,7 +134,7 @@ def manage_round_prepare(request: HttpRequest, slug: str) -> HttpResponse:
                 )
             else:
                 messages.success(request, _("Ronda %(n)d preparada: revísala y publícala.") % {"n": round_.number})
-            return redirect("manage_round", slug=slug, number=round_.number)
+            return redirect("torneo:manage_round", slug=slug, number=round_.number)
     tournament.refresh_from_db()
     return _render_rounds(request, tournament, form, status=400)
 
@@ -210,7 +210,7 @@ def manage_round_publish(request: HttpRequest, slug: str, number: int) -> HttpRe
             form.add_error(None, str(exc))
             return _render_round(request, tournament, page, publish_form=form, status=400)
         return _render_round(request, tournament, page, error=str(exc), status=400)
-    return redirect("manage_round", slug=slug, number=number)
+    return redirect("torneo:manage_round", slug=slug, number=number)
 
 
 @require_POST
@@ -222,7 +222,7 @@ def manage_round_cancel(request: HttpRequest, slug: str, number: int) -> HttpRes
     except TournamentError as exc:
         return _render_round(request, tournament, page, error=str(exc), status=400)
     messages.success(request, _("Ronda %(n)d anulada: no se ha sorteado nada.") % {"n": number})
-    return redirect("manage_rounds", slug=slug)
+    return redirect("torneo:manage_rounds", slug=slug)
 
 
 @require_POST
@@ -242,7 +242,7 @@ def manage_round_redraw(request: HttpRequest, slug: str, number: int) -> HttpRes
         request,
         _("Sorteo anulado y registrado. Nuevo compromiso publicado: haz el nuevo sorteo ante el juez (AMM 5.5)."),
     )
-    return redirect("manage_round", slug=slug, number=number)
+    return redirect("torneo:manage_round", slug=slug, number=number)
 
 
 __all__ = [

@@ -80,7 +80,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
             tournament = tournament_create(by=request.user, data=_model_data(form))
         if call.ok:
             messages.success(request, _("Torneo creado."))
-            return redirect("manage_dashboard", slug=tournament.slug)
+            return redirect("torneo:manage_dashboard", slug=tournament.slug)
     return render(request, "torneo/manage/tournament_form.html", {"form": form, "tournament": None})
 
 
@@ -109,7 +109,7 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
             tournament_update(tournament=tournament, data=_model_data(form))
         if call.ok:
             messages.success(request, _("Cambios guardados."))
-            return redirect("manage_dashboard", slug=tournament.slug)
+            return redirect("torneo:manage_dashboard", slug=tournament.slug)
     return render(request, "torneo/manage/tournament_form.html", {"form": form, "tournament": tournament})
 
 
@@ -121,7 +121,7 @@ def sessions(request: HttpRequest, slug: str) -> HttpResponse:
             session_save(tournament=tournament, **form.cleaned_data)
         if call.ok:
             messages.success(request, _("Jornada añadida."))
-            return redirect("manage_sessions", slug=slug)
+            return redirect("torneo:manage_sessions", slug=slug)
     return render(
         request,
         "torneo/manage/sessions.html",
@@ -134,7 +134,7 @@ def session_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = tournament_for(request, slug, Action.TOURNAMENT_EDIT)
     session_delete(session=get_object_or_404(Session, tournament=tournament, pk=pk))
     messages.success(request, _("Jornada eliminada."))
-    return redirect("manage_sessions", slug=slug)
+    return redirect("torneo:manage_sessions", slug=slug)
 
 
 def roles(request: HttpRequest, slug: str) -> HttpResponse:
@@ -145,7 +145,7 @@ def roles(request: HttpRequest, slug: str) -> HttpResponse:
             role_grant(tournament=tournament, **form.cleaned_data)
         if call.ok:
             messages.success(request, _("Función asignada."))
-            return redirect("manage_roles", slug=slug)
+            return redirect("torneo:manage_roles", slug=slug)
     return render(
         request,
         "torneo/manage/roles.html",
@@ -162,4 +162,4 @@ def role_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.error(request, str(exc))
     else:
         messages.success(request, _("Función retirada."))
-    return redirect("manage_roles", slug=slug)
+    return redirect("torneo:manage_roles", slug=slug)
