@@ -234,7 +234,8 @@ class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
         responses={201: SubmittedSerializer, 400: None, 403: None, 409: None},
         description="Anota (o corrige) el resultado de una mesa. Cada envío es una versión nueva; con la doble "
         "comprobación del torneo queda pendiente hasta que otra persona lo confirma. Tras publicarse el sorteo "
-        "siguiente (AMM 3.18) solo la organización puede cambiarlo, con un motivo (reason). La respuesta trae "
+        "siguiente (AMM 3.18) la ganadora ya no cambia: solo la organización corrige detalles que no cambian "
+        "ningún emparejamiento (tantos, un 3-1 por un 3-2), con un motivo (reason). La respuesta trae "
         "además el mensaje que muestra la página (message) y las mesas de la ronda que aún faltan (state).",
     )
     def create(self, request: Request, tournament_slug: str) -> Response:

@@ -122,11 +122,21 @@ def clean_result(
                     )
                 }
             )
-        elif (games_a if winner.pk == match.pair_a_id else games_b) < (
-            games_b if winner.pk == match.pair_a_id else games_a
-        ):
-            raise _errors(games_a=_("La pareja ganadora no puede tener menos juegos que la perdedora."))
-    tantos_list = _clean_tantos(tantos, games_a, games_b)
+        _check_decided(
+            outcome=outcome,
+            target=target,
+            won=games_a if winner.pk == match.pair_a_id else games_b,
+            lost=games_b if winner.pk == match.pair_a_id else games_a,
+        )
+    tantos_list = _clean_tantos(
+        tantos,
+        games_a=games_a,
+        games_b=games_b,
+        points=tournament.points_per_game,
+        last_winner=("a" if winner.pk == match.pair_a_id else "b")
+        if winner is not None and outcome == Outcome.PLAYED
+        else None,
+    )
     return {
         "outcome": outcome,
         "games_a": games_a,
@@ -136,24 +146,114 @@ def clean_result(
     }
 
 
-def _clean_tantos(tantos: Sequence[Sequence[int]], games_a: int | None, games_b: int | None) -> list[list[int]]:
+def _check_decided(*, outcome: str, target: int, won: int, lost: int) -> None:
+    """Whether a result decided off the table is a possible one.
+
+    A walkover (AMM 6.1.b: «a los 20 minutos se dará la partida por perdida») and a retirement give
+    the other pair the partida: it is written with the juegos to win, and the pair that did not play
+    on keeps the juegos it had won (fewer). A juez's ruling may end the partida early (AMM 6.5.b:
+    «se le dará la partida como perdida y a la pareja contraria como ganada, con marcador por un
+    juego de diferencia»): the winner has more juegos than the loser, and never both at the juegos
+    to win (3-3 at 3 juegos is no result)."""
+    if lost >= target:
+        raise _errors(
+            games_a=_("La pareja perdedora no puede tener %(g)d juegos: con %(g)d juegos habría ganado (AMM 1.7.a).")
+            % {"g": target}
+        )
+    if outcome in (Outcome.WALKOVER, Outcome.RETIRED) and won != target:
+        raise _errors(
+            games_a=_(
+                "Con incomparecencia (AMM 6.1.b) o retirada la partida se da por ganada: la pareja ganadora "
+                "se anota %(g)d juegos, y la otra los que hubiera ganado."
+            )
+            % {"g": target}
+        )
+    if won <= lost:
+        raise _errors(
+            games_a=_(
+                "La pareja ganadora debe tener más juegos que la perdedora (AMM 6.5.b: «con marcador por un "
+                "juego de diferencia»); %(w)d-%(l)d no da ganadora."
+            )
+            % {"w": won, "l": lost}
+        )
+
+
+def max_juego_tantos(points: int) -> int:
+    """The most tantos a juego's winner can have on the acta: 2 × points − 1.
+
+    The count stops the moment a pair reaches the juego's tantos (AMM 3.13, the order of the count),
+    so the winner came to the last thing counted with at most points − 1; and one thing counted (an
+    envite, a deje, a jugada) is bounded here by a whole juego's tantos: an envite of more than the
+    juego is still an envite (AMM 3.6), but nobody needs it, and an acta that claims it is far more
+    likely a typo (400 for 40) than a hand. The loser stays below the juego's tantos."""
+    return 2 * points - 1
+
+
+def _clean_tantos(
+    tantos: Sequence[Sequence[int]],
+    *,
+    games_a: int | None,
+    games_b: int | None,
+    points: int,
+    last_winner: str | None,
+) -> list[list[int]]:
+    """Each juego's tantos, checked against the juegos (AMM 1.7.a).
+
+    In a juego one pair reaches the juego's tantos (`points`) and the other stays below; a juego that
+    neither reached was ended by an accepted órdago (its tantos are those on the tanteo when it was
+    accepted). Who won each juego by tantos must agree with the juegos of the result, and in a
+    partida played to the end the last juego is the winner's."""
     if not tantos:
         return []
     cleaned: list[list[int]] = []
+    won = {"a": 0, "b": 0}
+    top = max_juego_tantos(points)
     for i, juego in enumerate(tantos, start=1):
         try:
             a, b = (int(x) for x in juego)
         except (TypeError, ValueError, OverflowError):  # OverflowError: int(float("inf"))
             raise _errors(tantos=_("Juego %(i)d: escribe los tantos de las dos parejas.") % {"i": i}) from None
-        # Bounded: the tantos are summed into Match.tantos_a/b (integers) and shown as typed.
-        if not (0 <= a <= 200 and 0 <= b <= 200):
-            raise _errors(tantos=_("Juego %(i)d: los tantos deben estar entre 0 y 200.") % {"i": i})
+        if not (0 <= a <= top and 0 <= b <= top):
+            raise _errors(
+                tantos=_(
+                    "Juego %(i)d: los tantos van de 0 a %(top)d (juegos a %(p)d tantos: la cuenta se para al "
+                    "llegar a %(p)d, AMM 3.13)."
+                )
+                % {"i": i, "top": top, "p": points}
+            )
+        if a >= points and b >= points:
+            raise _errors(
+                tantos=_(
+                    "Juego %(i)d: %(a)d-%(b)d no es posible: solo una pareja llega a %(p)d tantos, y entonces el "
+                    "juego termina (AMM 1.7.a, AMM 3.13)."
+                )
+                % {"i": i, "a": a, "b": b, "p": points}
+            )
+        if a >= points or b >= points:
+            won["a" if a >= points else "b"] += 1
+            if last_winner is not None and i == len(tantos) and (a >= points) != (last_winner == "a"):
+                raise _errors(
+                    tantos=_(
+                        "Juego %(i)d: lo gana por tantos la pareja que pierde la partida, pero el último juego "
+                        "es siempre de la ganadora (AMM 1.7.a)."
+                    )
+                    % {"i": i}
+                )
         cleaned.append([a, b])
-    if games_a is not None and games_b is not None and len(cleaned) != games_a + games_b:
-        raise _errors(
-            tantos=_("Hay %(n)d juegos con tantos pero la partida tuvo %(m)d juegos.")
-            % {"n": len(cleaned), "m": games_a + games_b}
-        )
+    if games_a is not None and games_b is not None:
+        if len(cleaned) != games_a + games_b:
+            raise _errors(
+                tantos=_("Hay %(n)d juegos con tantos pero la partida tuvo %(m)d juegos.")
+                % {"n": len(cleaned), "m": games_a + games_b}
+            )
+        for side, games in (("a", games_a), ("b", games_b)):
+            if won[side] > games:
+                raise _errors(
+                    tantos=_(
+                        "Por los tantos, la pareja %(s)s gana %(n)d juegos, pero el resultado le da %(g)d (AMM 1.7.a)."
+                    )
+                    % {"s": side.upper(), "n": won[side], "g": games}
+                )
     return cleaned
 
 
@@ -251,6 +351,10 @@ def result_submit(
         data = clean_result(
             match=match, outcome=outcome, games_a=games_a, games_b=games_b, winner=winner, tantos=tantos
         )
+        if locked:
+            _keep_what_the_draw_used(
+                match, outcome=data["outcome"], winner_id=data["winner"].pk if data["winner"] else None
+            )
         if data["outcome"] == Outcome.RULING and not reason:
             raise _errors(reason=_("Escribe la decisión del juez (quién y por qué) en el motivo."))
         from_players = source == ResultSubmission.Source.HANDS and not _records_as_staff(by, tournament)
@@ -287,6 +391,28 @@ def result_submit(
             match.submissions.filter(status=Status.CONFIRMED).exclude(pk=sub.pk).update(status=Status.SUPERSEDED)
             _apply(match, sub)
         return sub
+
+
+def _keep_what_the_draw_used(match: Match, *, outcome: str, winner_id: int | None) -> None:
+    """AMM 3.18: «una vez efectuado el siguiente sorteo el resultado que conste será inamovible».
+
+    The next draw paired the pairs by who won and who lost this partida, so that can no longer
+    change, not even by the organizer: a correction may only fix what changes nobody's pairing
+    (the tantos, a 3-1 written for a 3-2), and it needs a reason on record (checked by the caller).
+    A partida with no result yet has nothing that stands, and may still be entered."""
+    if match.outcome == Outcome.PENDING:
+        return
+    pairs = {match.pair_a_id, match.pair_b_id}
+    losers = pairs if outcome == Outcome.DOUBLE_LOSS else pairs - {winner_id}
+    if losers != set(match.loser_ids()):
+        raise _errors(
+            winner=_(
+                "El sorteo siguiente ya usó este resultado y la ganadora no puede cambiar (AMM 3.18: «una "
+                "vez efectuado el siguiente sorteo el resultado que conste será inamovible»). Solo se "
+                "corrigen detalles que no cambian ningún emparejamiento (tantos, un 3-1 por un 3-2), con "
+                "un motivo."
+            )
+        )
 
 
 def _records_as_staff(user: User | None, tournament: Tournament) -> bool:
@@ -352,8 +478,10 @@ def result_confirm(*, submission: ResultSubmission, by: User) -> ResultSubmissio
             raise NotAllowed(_("No puedes confirmar un resultado que has anotado tú: debe hacerlo otra persona."))
         if not can_confirm(by, sub):
             raise NotAllowed(_("Solo la mesa de control o la pareja perdedora pueden confirmar este resultado."))
-        if is_locked(match) and not can(by, match.round.tournament, Action.RESULTS_OVERRIDE):
-            raise NotAllowed(_("La ronda ya está cerrada (AMM 3.18): solo la organización puede confirmarlo."))
+        if is_locked(match):
+            if not can(by, match.round.tournament, Action.RESULTS_OVERRIDE):
+                raise NotAllowed(_("La ronda ya está cerrada (AMM 3.18): solo la organización puede confirmarlo."))
+            _keep_what_the_draw_used(match, outcome=sub.outcome, winner_id=sub.winner_id)
         return _confirm(match, sub, by)
 
 

@@ -68,7 +68,7 @@ def entry(w: World) -> dict[str, Any]:
 
 
 def correction(w: World) -> dict[str, Any]:
-    return {"outcome": "played", "games_a": 1, "games_b": 3, "version": 1, "reason": "Reclamación aceptada"}
+    return {"outcome": "played", "games_a": 3, "games_b": 2, "version": 1, "reason": "Reclamación aceptada"}
 
 
 CASES = [

@@ -263,13 +263,19 @@ def test_locked_round_needs_the_organizer_and_a_reason_amm_3_18(api):
         result_submit(match=m, by=sim.organizer, games_a=3, games_b=1)
     publish_next_round(sim)
     match = playing(round_)[0]
-    body = {"round": 1, "table": match.table_number, "games_a": 0, "games_b": 3, "version": 1}
+    body = {"round": 1, "table": match.table_number, "games_a": 3, "games_b": 2, "version": 1}
     refused = client.post(f"{base}/results/", body, format="json")
     assert refused.status_code == 403 and "AMM 3.18" in refused.json()["detail"]
     organizer = APIClient()
     organizer.force_authenticate(sim.organizer)
     no_reason = organizer.post(f"{base}/results/", body, format="json")
     assert no_reason.status_code == 400 and "motivo" in no_reason.json()["reason"][0]
+    other_winner = organizer.post(
+        f"{base}/results/", {**body, "games_a": 0, "games_b": 3, "reason": "x"}, format="json"
+    )
+    assert (
+        other_winner.status_code == 400 and "la ganadora no puede cambiar (AMM 3.18" in other_winner.json()["winner"][0]
+    )
     done = organizer.post(f"{base}/results/", {**body, "reason": "Reclamación"}, format="json")
     assert done.status_code == 201 and done.json()["reason"] == "Reclamación"
 

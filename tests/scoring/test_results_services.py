@@ -63,14 +63,20 @@ def test_walkover_gives_the_match_to_the_present_pair_amm_6_1_b():
 
 
 def test_retirement_names_the_winner_and_keeps_the_juegos_played():
+    """A retirement gives the other pair the partida: it is written with the juegos to win (AMM 1.7.a),
+    and the pair that retired keeps the juegos it had won — even when it was ahead."""
     sim = new_tournament(2, seed=1)
     (match,) = playing(publish_next_round(sim))
     with pytest.raises(ValidationError) as error:
         result_submit(match=match, by=sim.organizer, outcome=Outcome.RETIRED, games_a=2, games_b=1)
     assert error.value.message_dict == {"winner": ["Indica qué pareja gana la partida."]}
-    result_submit(match=match, by=sim.organizer, outcome=Outcome.RETIRED, games_a=2, games_b=1, winner=match.pair_a)
+    with pytest.raises(ValidationError) as error:
+        result_submit(match=match, by=sim.organizer, outcome=Outcome.RETIRED, games_a=2, games_b=1, winner=match.pair_a)
+    assert "la pareja ganadora se anota 3 juegos" in error.value.message_dict["games_a"][0]
+    # Pair A was ahead 2-1 and retired: pair B wins 3-2 on the acta.
+    result_submit(match=match, by=sim.organizer, outcome=Outcome.RETIRED, games_a=2, games_b=3, winner=match.pair_b)
     match.refresh_from_db()
-    assert (match.outcome, match.winner_id, match.games_a, match.games_b) == (Outcome.RETIRED, match.pair_a_id, 2, 1)
+    assert (match.outcome, match.winner_id, match.games_a, match.games_b) == (Outcome.RETIRED, match.pair_b_id, 2, 3)
 
 
 def test_a_double_loss_in_a_drawn_knockout_drops_both_pairs_amm_6_5_b():
@@ -192,12 +198,16 @@ BAD = [
     ({"outcome": "pending"}, "outcome", "Resultado no válido."),
     ({"outcome": "walkover"}, "winner", "Indica qué pareja gana la partida."),
     ({"outcome": "walkover", "winner": "a", "games_a": 3}, "games_b", "de las dos parejas, o de ninguna"),
-    ({"outcome": "retired", "winner": "a", "games_a": 1, "games_b": 2}, "games_a", "no puede tener menos juegos"),
+    ({"outcome": "retired", "winner": "a", "games_a": 1, "games_b": 2}, "games_a", "la pareja ganadora se anota 3"),
     ({"outcome": "double_loss", "winner": "a"}, "winner", "Si pierden las dos parejas no hay ganadora."),
     ({"outcome": "double_loss", "games_a": 3, "games_b": 1}, "games_a", "ya tenía ganadora"),
     ({"games_a": 3, "games_b": 1, "tantos": [[40, 10]]}, "tantos", "Hay 1 juegos con tantos pero la partida tuvo 4"),
     ({"games_a": 3, "games_b": 0, "tantos": [[40, 10], [40], [40, 1]]}, "tantos", "Juego 2: escribe los tantos"),
-    ({"games_a": 3, "games_b": 0, "tantos": [[40, 10], [400, 1], [40, 1]]}, "tantos", "Juego 2: los tantos deben"),
+    (
+        {"games_a": 3, "games_b": 0, "tantos": [[40, 10], [400, 1], [40, 1]]},
+        "tantos",
+        "Juego 2: los tantos van de 0 a 79",
+    ),
     ({"outcome": "ruling", "winner": "a"}, "reason", "Escribe la decisión del juez"),
     ({"games_a": 3, "games_b": 0, "reason": "x" * 501}, "reason", "demasiado largo"),
 ]
@@ -284,35 +294,60 @@ def two_rounds(**fields):
 
 
 def test_results_are_final_once_the_next_draw_is_published_amm_3_18():
+    """AMM 3.18: «una vez efectuado el siguiente sorteo el resultado que conste será inamovible». The
+    organizer may still correct what changes nobody's pairing (a 3-1 for a 3-2), with a reason."""
     sim, control, match = two_rounds()
     assert is_locked(match)
     with pytest.raises(NotAllowed, match=r"inamovible: ya se ha publicado el sorteo siguiente \(AMM 3.18\)"):
-        result_submit(match=match, by=control, games_a=0, games_b=3, expected_version=1)
+        result_submit(match=match, by=control, games_a=3, games_b=2, expected_version=1)
     with pytest.raises(ValidationError) as error:
-        result_submit(match=match, by=sim.organizer, games_a=0, games_b=3, expected_version=1)
+        result_submit(match=match, by=sim.organizer, games_a=3, games_b=2, expected_version=1)
     assert error.value.message_dict == {"reason": ["Cambiar un resultado ya cerrado (AMM 3.18) necesita un motivo."]}
     sub = result_submit(
         match=match,
         by=sim.organizer,
-        games_a=0,
-        games_b=3,
+        games_a=3,
+        games_b=2,
         expected_version=1,
-        reason="Reclamación aceptada por el juez",
+        reason="El acta decía 3-1; fue 3-2",
     )
     assert (sub.version, sub.status, sub.submitted_by, sub.reason) == (
         2,
         Status.CONFIRMED,
         sim.organizer,
-        "Reclamación aceptada por el juez",
+        "El acta decía 3-1; fue 3-2",
     )
     match.refresh_from_db()
-    assert match.winner_id == match.pair_b_id
+    assert (match.winner_id, match.games_a, match.games_b) == (match.pair_a_id, 3, 2)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"games_a": 0, "games_b": 3},
+        {"outcome": Outcome.DOUBLE_LOSS, "games_a": 2, "games_b": 2},
+        {"outcome": Outcome.RULING, "winner": "b", "games_a": 1, "games_b": 2},
+    ],
+    ids=["other-winner", "double-loss", "ruling-for-the-other"],
+)
+def test_amm_3_18_not_even_the_organizer_changes_the_winner_the_next_draw_used(change):
+    """AMM 3.18: «una vez efectuado el siguiente sorteo el resultado que conste será inamovible»."""
+    sim, _control, match = two_rounds()
+    kwargs = dict(change)
+    if kwargs.get("winner") == "b":
+        kwargs["winner"] = match.pair_b
+    with pytest.raises(ValidationError) as error:
+        result_submit(match=match, by=sim.organizer, expected_version=1, reason="reclamación tardía", **kwargs)
+    assert "la ganadora no puede cambiar (AMM 3.18" in error.value.message_dict["winner"][0]
+    match.refresh_from_db()
+    assert (match.result_version, match.winner_id, match.games_a, match.games_b) == (1, match.pair_a_id, 3, 1)
+    assert match.submissions.count() == 1
 
 
 def test_the_organizers_override_is_final_at_once_even_with_double_check_amm_3_18():
     sim, _control, match = two_rounds()
     tournament_update(tournament=sim.tournament, data={"results_double_check": True})
-    sub = result_submit(match=match, by=sim.organizer, games_a=0, games_b=3, expected_version=1, reason="error")
+    sub = result_submit(match=match, by=sim.organizer, games_a=3, games_b=2, expected_version=1, reason="error")
     assert sub.status == Status.CONFIRMED
 
 
@@ -455,3 +490,73 @@ def test_confirming_a_result_bumps_the_live_version_players_watch():
     sub = result_submit(match=match, by=mesa1, games_a=3, games_b=1)
     result_confirm(submission=sub, by=mesa2)
     assert Tournament.objects.get(pk=sim.tournament.pk).live_version >= before + 2
+
+
+# --- possible results: AMM 1.7.a (juegos and tantos), 6.1.b, 6.5.b, retirement ------------------------
+
+IMPOSSIBLE_TANTOS = [
+    # The loser of the match reached 40 in the juego said to be its only win, and won three by tantos.
+    ([[12, 40], [30, 40], [5, 41], [40, 39]], "Por los tantos, la pareja B gana 3 juegos, pero el resultado le da 1"),
+    ([[40, 40], [40, 1], [40, 2], [3, 40]], "Juego 1: 40-40 no es posible: solo una pareja llega a 40"),
+    ([[200, 0], [40, 1], [40, 2], [3, 40]], "Juego 1: los tantos van de 0 a 79"),
+    ([[40, 1], [40, 2], [40, 10], [3, 40]], "Juego 4: lo gana por tantos la pareja que pierde la partida"),
+]
+
+
+@pytest.mark.parametrize(("tantos", "message"), IMPOSSIBLE_TANTOS, ids=["loser-at-40", "both-40", "200", "last"])
+def test_amm_1_7_a_each_juego_has_one_pair_at_the_tantos_and_agrees_with_the_juegos(tantos, message):
+    """AMM 1.7.a: «lo más normal es que sea a 3 ó 4 juegos ganados y los juegos a 40 tantos»: in a juego one
+    pair reaches the tantos and the count stops (AMM 3.13); the other stays below. The juegos each pair won by
+    tantos agree with the result, and the last juego is the winner's."""
+    sim = new_tournament(2, seed=1)
+    (match,) = playing(publish_next_round(sim))
+    with pytest.raises(ValidationError) as error:
+        result_submit(match=match, by=sim.organizer, games_a=3, games_b=1, tantos=tantos)
+    assert message in error.value.message_dict["tantos"][0]
+    assert match.submissions.count() == 0
+
+
+def test_amm_1_7_a_tantos_follow_the_tournaments_tantos_per_juego_and_an_ordago_juego_has_nobody_at_them():
+    """AMM 1.7.a with the tournament's tantos per juego (here 30): a winner above 30 is possible only by what
+    the last thing counted adds (bound: 2 × 30 − 1 = 59); a juego ended by an accepted órdago leaves both
+    pairs below the tantos."""
+    sim = new_tournament(2, seed=1, points_per_game=30)
+    (match,) = playing(publish_next_round(sim))
+    with pytest.raises(ValidationError) as error:
+        result_submit(match=match, by=sim.organizer, games_a=3, games_b=1, tantos=[[30, 1], [60, 2], [3, 30], [30, 0]])
+    assert "Juego 2: los tantos van de 0 a 59 (juegos a 30 tantos" in error.value.message_dict["tantos"][0]
+    # Juego 3 went to an órdago at 12-25: nobody reached 30, and pair B's only juego is that one.
+    sub = result_submit(
+        match=match, by=sim.organizer, games_a=3, games_b=1, tantos=[[30, 1], [59, 2], [12, 25], [30, 0]]
+    )
+    match.refresh_from_db()
+    assert (sub.tantos, match.tantos_a, match.tantos_b) == ([[30, 1], [59, 2], [12, 25], [30, 0]], 131, 28)
+
+
+IMPOSSIBLE_DECISIONS = [
+    ({"outcome": Outcome.RULING, "games_a": 3, "games_b": 3}, "no puede tener 3 juegos"),
+    ({"outcome": Outcome.RULING, "games_a": 2, "games_b": 2}, "2-2 no da ganadora"),
+    ({"outcome": Outcome.RULING, "games_a": 1, "games_b": 2}, "1-2 no da ganadora"),
+    ({"outcome": Outcome.WALKOVER, "games_a": 2, "games_b": 0}, "la pareja ganadora se anota 3 juegos"),
+    ({"outcome": Outcome.RETIRED, "games_a": 3, "games_b": 3}, "no puede tener 3 juegos"),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), IMPOSSIBLE_DECISIONS, ids=["3-3", "2-2", "behind", "walkover", "ret"])
+def test_amm_6_5_b_and_6_1_b_a_decided_result_is_a_possible_one(data, message):
+    """AMM 6.5.b: «se le dará la partida como perdida y a la pareja contraria como ganada, con marcador por un
+    juego de diferencia»; AMM 6.1.b: «a los 20 minutos se dará la partida por perdida». A ruling's winner has
+    more juegos than the loser, never both at the juegos to win; a walkover or retirement gives the winner
+    the juegos to win."""
+    sim = new_tournament(2, seed=1)
+    (match,) = playing(publish_next_round(sim))
+    with pytest.raises(ValidationError) as error:
+        result_submit(match=match, by=sim.organizer, winner=match.pair_a, reason="juez Marta", **data)
+    assert message in error.value.message_dict["games_a"][0]
+    assert match.submissions.count() == 0
+    # A one-juego difference (6.5.b) is the ruling the juez gives.
+    result_submit(
+        match=match, by=sim.organizer, outcome=Outcome.RULING, winner=match.pair_a, games_a=2, games_b=1, reason="6.5.b"
+    )
+    match.refresh_from_db()
+    assert (match.winner_id, match.games_a, match.games_b) == (match.pair_a_id, 2, 1)

@@ -259,11 +259,13 @@ def test_a_locked_round_says_so_and_only_the_organizer_corrects_it_with_a_reason
     match = playing(round_)[0]
     html = client.get(entry_url(sim.tournament), {"ronda": 1}).content.decode()
     assert "sus resultados son inamovibles (AMM 3.18)" in html
-    post = {"round": 1, "table": match.table_number, "games_a": 1, "games_b": 3, "version": 1}
+    post = {"round": 1, "table": match.table_number, "games_a": 3, "games_b": 2, "version": 1}
     refused = client.post(entry_url(sim.tournament), post)
     assert refused.status_code == 403 and "inamovible" in refused.content.decode()
     organizer = Client()
     organizer.force_login(sim.organizer)
+    page = organizer.get(entry_url(sim.tournament), {"ronda": 1}).content.decode()
+    assert "La ganadora ya no puede cambiar" in page and "un 3-1 por un 3-2" in page
     no_reason = organizer.post(entry_url(sim.tournament), post)
     assert no_reason.status_code == 400
     assert "necesita un motivo" in form_errors(no_reason.content.decode())["reason"][0]
@@ -307,7 +309,7 @@ def test_history_of_a_locked_round_explains_who_may_correct_amm_3_18(mesa):
     assert "Solo la organización puede corregirlo, con un motivo." in html and "Guardar la corrección" not in html
     organizer = Client()
     organizer.force_login(sim.organizer)
-    assert "la corrección necesita un motivo y queda registrada" in organizer.get(url).content.decode()
+    assert "la ganadora ya no puede cambiar; solo se corrigen detalles" in organizer.get(url).content.decode()
 
 
 # --- the double check: confirmation by another person or the losing pair ------------------------------------
