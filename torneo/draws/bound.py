@@ -3,7 +3,7 @@
 Lower bound (a relaxation, so no draw can beat it on the priorities, compared in order):
 
 * exenta: tier 0, i.e. a pair with the fewest exentas (AMM 5.6) — always possible;
-* rematches: 0 (AMM 5.7);
+* rematches: none, so every level of ``Score.repeats`` is 0 (AMM 5.7);
 * cross-group matches: in a draw without rematches, the matches inside a group g form a
   rematch-free matching of g, so at least ``def(g) = |g| - 2 ν(g)`` of its pairs play outside,
   where ν(g) is the size of a largest rematch-free matching inside g; each cross-group match serves
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from torneo.draws.blossom import max_weight_matching
-from torneo.draws.problem import Problem, Score
+from torneo.draws.problem import Problem, Score, no_repeats
 
 
 @dataclass(frozen=True)
@@ -154,5 +154,5 @@ def analyse(problem: Problem) -> Structure:
         odd_hosts=tuple(odd_hosts),
         even_hosts=tuple(even_hosts),
         parity_structure=parity,
-        bound=Score(0, 0, cross),
+        bound=Score(0, no_repeats(problem), cross),
     )

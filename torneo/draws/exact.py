@@ -11,7 +11,7 @@ previous meetings), where rejection sampling would be slow.
 
 from __future__ import annotations
 
-from torneo.draws.problem import Pairing, Problem
+from torneo.draws.problem import Pairing, Problem, rematch_costs
 from torneo.draws.rng import DrawRandom
 
 #: Vertices (pairs + the exenta vertex) up to which draws are enumerated exactly. Always matching
@@ -20,22 +20,23 @@ EXACT_LIMIT = 22
 
 
 def cost_matrix(problem: Problem) -> tuple[list[list[int]], int]:
-    """Integer costs that encode the priorities in disjoint digit ranges: exenta ≫ rematch ≫ group.
+    """Integer costs that encode the priorities in disjoint digit ranges: exenta ≫ rematches ≫ group.
 
-    With ``m`` vertices a draw has at most m/2 matches, so ``R = m + 1`` units of rematch outweigh
-    every possible count of cross-group matches, and ``B = R * (m + 1)`` outweighs every possible
-    rematch + cross total: comparing the summed cost is comparing the priorities lexicographically.
-    Returns the matrix (vertex ``n`` is the exenta when n is odd) and the vertex count m.
+    With ``m`` vertices a draw has at most m/2 matches, so in base ``m + 1`` each range outweighs
+    every possible total of the ranges below: a cross-group match costs 1, a match between pairs
+    that met c times costs ``rematch_costs`` (one digit per level of ``Score.repeats``, AMM 5.7),
+    and an exenta tier costs the unit above all of them (AMM 5.6). Comparing the summed cost is
+    comparing the priorities lexicographically. Returns the matrix (vertex ``n`` is the exenta when
+    n is odd) and the vertex count m.
     """
     n = problem.n
     m = n + (n % 2)
-    rematch_unit = m + 1
-    bye_unit = rematch_unit * (m + 1)
+    rematch, bye_unit = rematch_costs(problem, 1, m + 1)
     cost = [[0] * m for _ in range(m)]
     for u in range(n):
         for v in range(u + 1, n):
-            # AMM 5.7: a rematch outweighs any number of cross-group matches.
-            c = (rematch_unit if problem.is_rematch(u, v) else 0) + (0 if problem.same_group(u, v) else 1)
+            # AMM 5.7: every rematch level outweighs any number of cross-group matches.
+            c = rematch[problem.meeting_count(u, v)] + (0 if problem.same_group(u, v) else 1)
             cost[u][v] = cost[v][u] = c
         if m > n:
             # AMM 5.6: an exenta above the fewest outweighs everything else.

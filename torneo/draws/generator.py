@@ -5,7 +5,9 @@ Priorities, strictly in this order (the contract of ``python -m torneo.draws``, 
 1. every pair in the draw exactly once;
 2. the exenta to a pair with the fewest exentas: never a second one while a pair in the draw has
    had none (AMM 5.6);
-3. as few rematches as possible, none when a draw without them exists (AMM 5.7);
+3. as few rematches as possible, none when a draw without them exists (AMM 5.7); among those, as
+   few matches that would be a third meeting (or later), then a fourth, and so on
+   (``Score.repeats``, compared lexicographically);
 4. as many matches inside one ``group`` as possible (e.g. equal losses, equal score);
 5. among the draws that tie on all of these, uniformly at random (see ``uniform`` in ``DrawResult``).
 
@@ -37,7 +39,8 @@ from torneo.draws.rng import DrawRandom
 from torneo.draws.sampler import sample_optimal
 
 #: Version of the algorithm: a published draw names it, since another version may draw differently.
-ALGORITHM_VERSION = 1
+#: 2: rematches weighed by how often the pairs already met (``Score.repeats``, AMM 5.7).
+ALGORITHM_VERSION = 2
 
 
 def sampler_budget(n: int) -> int:
@@ -65,7 +68,9 @@ class DrawResult:
     group (pairs without a group are never "inside"). ``method``: "exact", "uniform", "bound" or
     "matching".
     ``uniform``: whether the draw was chosen exactly uniformly among all optimal draws (always true
-    for "exact" and "uniform").
+    for "exact" and "uniform"). ``repeats``: ``Score.repeats``, ``(r_1, ..., r_K)`` with ``r_k`` the
+    matches between pairs that already met at least k times (``r_1 == rematches``; not in the
+    command's output, whose keys are fixed).
     """
 
     matches: tuple[tuple[PairId, PairId], ...]
@@ -75,6 +80,7 @@ class DrawResult:
     cross_group: int
     method: str
     uniform: bool
+    repeats: tuple[int, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """The ``python -m torneo.draws`` output object (contract keys first, then extensions)."""
@@ -171,4 +177,5 @@ def to_draw(problem: Problem, pairing: Pairing, method: str) -> DrawResult:
         cross_group=result.cross_group,
         method=method,
         uniform=method in ("exact", "uniform"),
+        repeats=result.repeats,
     )

@@ -3,13 +3,16 @@
 As bbpPairings does for FIDE's rules, each priority gets its own range of bits in one integer
 weight, so that maximising the total weight is optimising the priorities lexicographically:
 
-    cost = tier * L_BYE + rematch * L_REM + cross * L_CROSS + tie
+    cost = tier * L_BYE + Σ_{j : c_j ≤ c} L_REM_j + cross * L_CROSS + tie
     weight = K - cost
 
 with ``tie < TIE`` a random tie-break, ``L_CROSS = TIE * (m + 1)`` (more than all tie-breaks of a
-draw together), ``L_REM = L_CROSS * (m + 1)``, ``L_BYE = L_REM * (m + 1)``, and ``K`` larger than
-m/2 times the largest cost, so that every maximum-weight matching is perfect. An odd number of pairs
-gets one extra vertex, the exenta, joined to every pair with cost ``tier * L_BYE`` (AMM 5.6).
+draw together), c the times the two pairs already met, c_1 < ... < c_L the distinct such counts in
+the draw (``Problem.repeat_levels``), ``L_REM_j = L_CROSS * (m + 1)**(L - j + 1)`` (one range per
+level of ``Score.repeats``, AMM 5.7; see ``problem.rematch_costs``), ``L_BYE = L_CROSS *
+(m + 1)**(L + 1)``, and ``K`` larger than m/2 times the largest cost, so that every maximum-weight
+matching is perfect. Exact Python integers, however many levels. An odd number of pairs gets one
+extra vertex, the exenta, joined to every pair with cost ``tier * L_BYE`` (AMM 5.6).
 
 Up to ``FULL_LIMIT`` vertices the whole graph goes to the blossom algorithm. Above it, the graph is
 too large for pure Python (2,048 pairs are two million edges), so the algorithm runs on a sparse
@@ -18,14 +21,15 @@ variables ``y`` bound every edge it saw; any edge it did not see with ``y[u] + y
 cannot improve the matching (LP duality; blossom duals are non-negative, so leaving them out only
 makes the test stricter). Edges that fail the test are added and the matching is recomputed, until
 the certificate covers the whole graph. The test needs no loop over all pairs: the weight of a pair
-depends only on "same group?" and "met before?", so per group the pairs are kept sorted by ``y``.
+that never met depends only on "same group?", so per group the pairs are kept sorted by ``y``; the
+pairs that met (with weights by their meeting count) are checked one by one.
 """
 
 from __future__ import annotations
 
 from torneo.draws.blossom import Edge, max_weight_matching
 from torneo.draws.errors import DrawFatalError
-from torneo.draws.problem import Pairing, Problem
+from torneo.draws.problem import Pairing, Problem, rematch_costs
 from torneo.draws.rng import DrawRandom
 
 #: Up to this many vertices the blossom algorithm gets the complete graph.
@@ -43,16 +47,16 @@ class _Weights:
         self.problem = problem
         self.tie_range = TIE if with_ties else 1
         self.l_cross = self.tie_range * (m + 1)
-        self.l_rem = self.l_cross * (m + 1)
-        self.l_bye = self.l_rem * (m + 1)
+        # AMM 5.7: one range per level of ``Score.repeats``, all above the cross-group range.
+        self.rematch, self.l_bye = rematch_costs(problem, self.l_cross, m + 1)
         max_tier = max(problem.bye_tier(v) for v in range(problem.n))
-        max_cost = self.l_bye * max_tier + self.l_rem + self.l_cross + self.tie_range
+        max_cost = self.l_bye * max_tier + max(self.rematch.values()) + self.l_cross + self.tie_range
         self.k = max_cost * (m // 2 + 1) + 1
 
     def pair(self, u: int, v: int, tie: int = 0) -> int:
         p = self.problem
         # AMM 5.7: the rematch bits sit above every cross-group and tie-break bit.
-        cost = (self.l_rem if v in p.met[u] else 0) + (0 if p.group[u] == p.group[v] else self.l_cross)
+        cost = self.rematch[p.meeting_count(u, v)] + (0 if p.group[u] == p.group[v] else self.l_cross)
         return self.k - cost - tie
 
     def bye(self, v: int, tie: int = 0) -> int:
@@ -138,6 +142,17 @@ def _sparse(problem: Problem, rng: DrawRandom, m: int, position: list[int]) -> l
             u = rng.below(n)
             if u != v and u not in problem.met[v]:
                 add(u, v)
+    if len(problem.repeat_levels) > 1:
+        # AMM 5.7: when rematches are weighed by level, a few of each pair's least-met previous
+        # opponents (saves certificate rounds when every partner is a rematch).
+        for v in range(n):
+            opponents = sorted(problem.met[v])
+            if not opponents:
+                continue
+            fewest = min(problem.meeting_count(v, u) for u in opponents)
+            least = [u for u in opponents if problem.meeting_count(v, u) == fewest]
+            for _ in range(min(SPARSE_ANY, len(least))):
+                add(v, least[rng.below(len(least))])
 
     while True:
         edges: list[Edge] = [(u, v, weights.pair(u, v)) for u in range(n) for v in candidates[u] if u < v]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from torneo.draws.errors import DrawUserError
 
@@ -44,7 +45,8 @@ def _check_id(value: object, what: str) -> PairId:
 class Problem:
     """A draw in canonical form. Vertex ``v`` is the pair ``ids[v]``.
 
-    ``met[v]``: the vertices v has already played (AMM 5.7). ``byes[v]``: how many exentas v has
+    ``met[v]``: the vertices v has already played (AMM 5.7). ``meetings[(u, v)]`` (``u < v``): how
+    many times they played, at least 1 for every pair in ``met``. ``byes[v]``: how many exentas v has
     had (AMM 5.6). ``group[v]``: a group number; pairs without a group each get a group of their own,
     so "same group" never holds for them. ``grouped[v]`` says whether v had a group in the input.
     """
@@ -76,6 +78,26 @@ class Problem:
 
     def is_rematch(self, u: int, v: int) -> bool:
         return v in self.met[u]
+
+    def meeting_count(self, u: int, v: int) -> int:
+        """How many times u and v already played each other (0: never)."""
+        if v not in self.met[u]:
+            return 0
+        return self.meetings[(u, v) if u < v else (v, u)]
+
+    @cached_property
+    def repeat_depth(self) -> int:
+        """K, the most times two pairs of this draw already met: the length of ``Score.repeats``."""
+        return max(self.meetings.values(), default=0)
+
+    @cached_property
+    def repeat_levels(self) -> tuple[int, ...]:
+        """The distinct meeting counts c_1 < c_2 < ... < c_L (all ≥ 1) of the pairs that met.
+
+        ``Score.repeats`` is constant between two consecutive counts, so these L levels are all the
+        weights need (see ``rematch_costs``): L ≤ K, and L is small even when K is not.
+        """
+        return tuple(sorted(set(self.meetings.values())))
 
     def same_group(self, u: int, v: int) -> bool:
         return self.group[u] == self.group[v]
@@ -195,18 +217,76 @@ class Pairing:
 class Score:
     """The priorities of a draw, compared lexicographically (smaller is better).
 
-    ``bye_tier``: exentas the bye had above the minimum (must be 0, AMM 5.6); ``rematches``: matches
-    between pairs that already met (AMM 5.7); ``cross_group``: matches not inside one group.
+    ``bye_tier``: exentas the bye had above the minimum (must be 0, AMM 5.6).
+
+    ``repeats`` (AMM 5.7): ``(r_1, r_2, ..., r_K)`` where ``r_k`` is the number of matches between
+    two pairs that already met at least k times, i.e. matches that would be their (k+1)-th meeting
+    or later; K is ``Problem.repeat_depth`` (the most times two pairs of the draw met), the same for
+    every draw of a problem. ``r_1`` is the number of rematches; among draws with as few rematches,
+    the fewest third meetings or later, then fourth, and so on. Empty when nobody met.
+
+    ``cross_group``: matches not inside one group.
     """
 
     bye_tier: int
-    rematches: int
+    repeats: tuple[int, ...]
     cross_group: int
+
+    @property
+    def rematches(self) -> int:
+        """Matches between pairs that already met (``r_1``)."""
+        return self.repeats[0] if self.repeats else 0
+
+
+def repeat_vector(counts: Iterable[int], depth: int) -> tuple[int, ...]:
+    """``(r_1, ..., r_depth)`` for matches whose pairs met ``counts`` times before (0: never).
+
+    ``r_k`` counts the matches with a count ≥ k (every count must be ≤ ``depth``).
+    """
+    at = [0] * (depth + 1)
+    for c in counts:
+        at[c] += 1
+    out = [0] * depth
+    running = 0
+    for k in range(depth, 0, -1):
+        running += at[k]
+        out[k - 1] = running
+    return tuple(out)
+
+
+def no_repeats(problem: Problem) -> tuple[int, ...]:
+    """``Score.repeats`` of a draw without rematches (the lower bound of AMM 5.7)."""
+    return (0,) * problem.repeat_depth
 
 
 def score(problem: Problem, pairing: Pairing) -> Score:
     """Score a complete draw (every pair exactly once is checked by ``check_pairing``)."""
     tier = problem.bye_tier(pairing.bye) if pairing.bye is not None else 0
-    rematches = sum(1 for u, v in pairing.matches if problem.is_rematch(u, v))
+    counts = (problem.meeting_count(u, v) for u, v in pairing.matches if problem.is_rematch(u, v))
+    repeats = repeat_vector(counts, problem.repeat_depth)
     cross = sum(1 for u, v in pairing.matches if not problem.same_group(u, v))
-    return Score(tier, rematches, cross)
+    return Score(tier, repeats, cross)
+
+
+def rematch_costs(problem: Problem, unit: int, base: int) -> tuple[dict[int, int], int]:
+    """Integer costs that make a sum over one draw compare like ``Score.repeats`` (AMM 5.7).
+
+    ``unit``: the cost unit just below (its whole range over one draw must stay below
+    ``unit * base``); ``base``: more than the matches of a draw. With the levels c_1 < ... < c_L of
+    ``Problem.repeat_levels`` (``(1,)`` when nobody met, so that the ranges do not depend on the
+    history's presence), level j (1 = most significant) costs ``U_j = unit * base**(L - j + 1)``,
+    and a match whose pairs met c times costs ``Σ U_j`` over the levels with ``c_j ≤ c``. Over a
+    draw, level j is paid by ``s_j ≤ matches < base`` matches, where s_j = r_k for every k in
+    (c_{j-1}, c_j]: the total is the number ``s_1 s_2 ... s_L`` written in base ``base``, above
+    the lower ranges, so it compares like (s_1, ..., s_L), hence like ``repeats`` (same blocks for
+    every draw). Returns ``{c: cost}`` for 0 and every c_j, and ``unit * base**(L + 1)``: the unit
+    of the next range up (the exenta tier), above every possible total. Python ints: exact.
+    """
+    levels = problem.repeat_levels or (1,)
+    count = len(levels)
+    costs = {0: 0}
+    total = 0
+    for j, c in enumerate(levels):
+        total += unit * base ** (count - j)
+        costs[c] = total
+    return costs, unit * base ** (count + 1)
