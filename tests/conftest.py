@@ -36,6 +36,17 @@ def on_postgres() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _site_language() -> None:
+    """Every test starts in the site's language (es): a request in English leaves English active in
+    the worker's thread (LocaleMiddleware does not switch back), and a service test that ran after it
+    on the same worker would read its messages in English."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: object) -> None:
     """PBKDF2's deliberate slowness has no place in tests (users are created by the hundred)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]
