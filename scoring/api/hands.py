@@ -45,6 +45,11 @@ RECORD_EXAMPLE = {
 }
 
 
+class RecordScoreSerializer(serializers.Serializer):
+    A = serializers.IntegerField(help_text="la pareja mano de la mano")
+    B = serializers.IntegerField()
+
+
 class FindingSerializer(serializers.Serializer):
     code = serializers.CharField()
     article = serializers.CharField()
@@ -54,6 +59,13 @@ class FindingSerializer(serializers.Serializer):
     lance = serializers.CharField(required=False)
     pair = serializers.ChoiceField(choices=["A", "B"], required=False, help_text="A: la pareja mano de la mano")
     hand = serializers.IntegerField(required=False)
+    table = RecordScoreSerializer(
+        required=False,
+        help_text="«tanteo_de_la_mesa» (AMM 3.14): el tanteo tras la mano que anotó la mesa, el que cuenta",
+    )
+    engine = RecordScoreSerializer(
+        required=False, help_text="«tanteo_de_la_mesa» (AMM 3.14): el tanteo tras la mano según el motor"
+    )
 
 
 class ScoreSerializer(serializers.Serializer):

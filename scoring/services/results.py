@@ -178,15 +178,22 @@ def _check_decided(*, outcome: str, target: int, won: int, lost: int) -> None:
         )
 
 
-def max_juego_tantos(points: int) -> int:
-    """The most tantos a juego's winner can have on the acta: 2 × points − 1.
+# The bound of a juego's tantos, for the actas and the recorded hands alike. AMM 3.6 lets an envite
+# be any number, and the engine counts it as said; but a stake of the tantos per juego already wins
+# the juego, because the count stops at the first event that takes a pair to the target (AMM 3.13;
+# scoring.mus.tanteo.score_hand). So the envites of one lance may add up to MAX_LANCE_STAKE (100, two
+# and a half juegos to 40): only a typing slip (an extra zero) is refused. One event of the count is
+# then at most MAX_LANCE_STAKE tantos (an accepted stake, or a deje, which is smaller; a jugada is at
+# most 6, duples in both hands), so a pair ends a hand, and a juego, with at most
+# target - 1 + MAX_LANCE_STAKE tantos: 139 in a juego to 40. That is far from what the database
+# stores (RecordedHand.score_a and RecordedGame.tantos_a are smallints).
+MAX_LANCE_STAKE = 100
 
-    The count stops the moment a pair reaches the juego's tantos (AMM 3.13, the order of the count),
-    so the winner came to the last thing counted with at most points − 1; and one thing counted (an
-    envite, a deje, a jugada) is bounded here by a whole juego's tantos: an envite of more than the
-    juego is still an envite (AMM 3.6), but nobody needs it, and an acta that claims it is far more
-    likely a typo (400 for 40) than a hand. The loser stays below the juego's tantos."""
-    return 2 * points - 1
+
+def max_score_after(target: int) -> int:
+    """The most tantos a pair can have after one hand of a juego to `target`, and so at the end of
+    a juego (see above): what one hand can add to target − 1."""
+    return target - 1 + MAX_LANCE_STAKE
 
 
 def _clean_tantos(
@@ -207,7 +214,7 @@ def _clean_tantos(
         return []
     cleaned: list[list[int]] = []
     won = {"a": 0, "b": 0}
-    top = max_juego_tantos(points)
+    top = max_score_after(points)
     for i, juego in enumerate(tantos, start=1):
         try:
             a, b = (int(x) for x in juego)

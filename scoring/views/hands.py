@@ -16,6 +16,7 @@ from scoring.forms.hands import HandForm, form_field
 from scoring.models import RecordedHand
 from scoring.selectors import hands as selectors
 from scoring.services.hands import (
+    TABLE_COUNT_CODE,
     HandSaved,
     can_change_hand,
     can_record_hands,
@@ -64,6 +65,14 @@ def _report(request: HttpRequest, saved: HandSaved, verb: str) -> None:
         )
     else:
         messages.success(request, text)
+    if not hand.is_deleted and any(f.get("code") == TABLE_COUNT_CODE for f in hand.findings):
+        messages.warning(
+            request,
+            _(
+                "El tanteo anotado no coincide con el del motor: cuenta el de la mesa (AMM 3.14) y queda un aviso "
+                "para el juez con los dos."
+            ),
+        )
     if saved.game.winner:
         winner = saved.game.match.pair_a if saved.game.winner == "a" else saved.game.match.pair_b
         messages.info(

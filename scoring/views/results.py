@@ -81,7 +81,10 @@ SCRIPT_STRINGS = {
     "proposed": _lazy(
         "Pendiente de confirmar: {a}–{b}, anotado por {by}. Si el acta dice lo mismo, anótalo igual y queda confirmado."
     ),
-    "locked": _lazy("Ronda cerrada (AMM 3.18): la ganadora ya no puede cambiar; solo la organización corrige detalles (tantos, un 3-1 por un 3-2), con un motivo."),
+    "locked": _lazy(
+        "Ronda cerrada (AMM 3.18): la ganadora ya no puede cambiar; solo la organización corrige detalles "
+        "(tantos, un 3-1 por un 3-2), con un motivo."
+    ),
     "prepared": _lazy(
         "El sorteo de la ronda siguiente ya está preparado: si cambias este resultado habrá que anular esa ronda "
         "preparada y volver a prepararla."

@@ -52,6 +52,31 @@ def test_record_a_hand_and_get_its_findings_and_the_running_tantos():
     assert response.json()["game"]["stopped_at"] == 2
 
 
+def test_3_14_claimed_tanteo_stands_in_the_api_with_an_aviso_carrying_both_counts():
+    """AMM 3.14: «Una vez apuntados los tantos y metidas las cartas en baraja, no podrá hacerse
+    ninguna reclamación de tanteo.» A hand whose written tantos differ from the engine's count is
+    saved and counts at the table's tantos; the aviso carries both counts and the article."""
+    t = table()
+    record = rec(claimed={"score": {"A": 2, "B": 5}})  # S1 en paso: the engine counts A 1 – B 5
+    response = client_for(t.player_a).post(api(t), {"mano": "a", "record": record}, format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    hand = body["hand"]
+    assert hand["valid"] and hand["counted"] and hand["score_after"] == {"a": 2, "b": 5}
+    [aviso] = hand["findings"]
+    assert (aviso["code"], aviso["severity"], aviso["article"]) == ("tanteo_de_la_mesa", "aviso", "AMM 3.14")
+    assert aviso["table"] == {"A": 2, "B": 5} and aviso["engine"] == {"A": 1, "B": 5}
+    assert "Mesa: A 2 – B 5 tras la mano. Motor: A 1 – B 5 tras la mano." in aviso["message"]
+    assert body["game"]["tantos"] == {"a": 2, "b": 5} and body["game"]["stopped_at"] is None
+    # The count goes on from the table's tantos: the next hand's score before is pair_b 5 – pair_a 2.
+    response = client_for(t.player_b).post(api(t), {"record": rec()}, format="json")
+    second = response.json()["hand"]
+    assert second["record"]["score"] == {"A": 5, "B": 2} and second["counted"] and second["sequence_findings"] == []
+    listed = client_for().get(api(t)).json()["games"][0]
+    assert listed["tantos"] == {"a": 7, "b": 6}
+    assert listed["hands"][0]["findings"][0]["table"] == {"A": 2, "B": 5}
+
+
 def test_the_list_is_public_with_every_juego_and_current_hand():
     t = table()
     hand_record(match=t.match, by=t.juez, record=rec(), mano="a")

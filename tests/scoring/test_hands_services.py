@@ -1,7 +1,8 @@
 """Recorded hands through the services: a whole juego recorded hand by hand from hand-checked
 deals, the running tantos, juegos closing at the target and on an accepted órdago, the match
-result following from the juegos, false declarations (AMM 4.1a) and wrong tantos (AMM 3.13) as
-findings, typing mistakes refused with nothing written."""
+result following from the juegos, false declarations (AMM 4.1a) as findings, the table's count
+standing where it differs from the engine's (AMM 3.14), typing mistakes refused with nothing
+written."""
 
 import json
 import subprocess
@@ -237,16 +238,134 @@ def test_a_false_declaration_is_a_finding_by_seat_and_lance_and_stops_the_count_
     assert h3_fixed.hand.counted and tantos(h3_fixed.game) == (7, 11)
 
 
-def test_claimed_tantos_that_differ_from_the_count_are_findings_amm_3_13():
+def table_aviso(hand: RecordedHand) -> dict[str, Any]:
+    [aviso] = [f for f in hand.findings if f["code"] == "tanteo_de_la_mesa"]
+    return aviso
+
+
+def test_3_14_claimed_tanteo_stands_and_the_running_count_continues_from_it():
+    """AMM 3.14: «Una vez apuntados los tantos y metidas las cartas en baraja, no podrá hacerse
+    ninguna reclamación de tanteo.» The tantos the table wrote stand where the engine counts
+    otherwise: the hand is saved and counts at the table's tantos, the juego goes on from them,
+    and the difference is an aviso for the juez with both counts (before: an error that stopped
+    the juego's count)."""
     t = table()
+    # S1 en paso, pair_a mano: the engine counts grande A 1 – B 0, A 1 – B 5 after the hand; the
+    # table wrote grande A 2 – B 0 and A 2 – B 5.
     claimed = {"lances": {"grande": {"A": 2, "B": 0}, "chica": {"A": 0, "B": 1}}, "score": {"A": 2, "B": 5}}
     saved = hand_record(match=t.match, by=t.juez, record=rec(claimed=claimed), mano="a")
-    found = {(f["code"], f.get("lance"), f.get("pair")) for f in saved.hand.findings}
-    assert ("tanteo_incorrecto", "grande", "A") in found
-    assert ("marcador_incorrecto", None, None) in found
-    message = next(f["message"] for f in saved.hand.findings if f["code"] == "tanteo_incorrecto")
-    assert message == "En grande, la pareja A anotó 2 tantos y le corresponden 1."
-    assert not saved.hand.counted and tantos(saved.game) == (0, 0) and saved.game.stopped_at == 1
+    hand = saved.hand
+    assert hand.pk and hand.valid and hand.counted and hand.errors == []
+    assert (hand.score_a, hand.score_b) == (2, 5) and tantos(saved.game) == (2, 5)
+    assert saved.game.stopped_at is None
+    aviso = table_aviso(hand)
+    assert [f["code"] for f in hand.findings] == ["tanteo_de_la_mesa"]  # no tanteo_incorrecto error left
+    assert (aviso["severity"], aviso["article"]) == ("aviso", "AMM 3.14")
+    assert aviso["table"] == {"A": 2, "B": 5} and aviso["engine"] == {"A": 1, "B": 5}
+    assert aviso["message"] == (
+        "El tanteo anotado por la mesa no coincide con el del motor. Mesa: A 2 – B 5 tras la mano (grande A 2 – "
+        "B 0). Motor: A 1 – B 5 tras la mano (grande A 1 – B 0). Cuenta el de la mesa: una vez apuntados los "
+        "tantos no se admite reclamación de tanteo (AMM 3.14); queda como aviso para el juez."
+    )
+    # The next hand starts from the table's count: pair_b mano, A 5 – B 2 in its frame; S1 en paso
+    # gives A 6 – B 7, pair_a 7 – pair_b 6. No finding about the score before.
+    second = hand_record(match=t.match, by=t.juez, record=rec())
+    assert second.hand.record["score"] == {"A": 5, "B": 2}
+    assert second.hand.counted and codes(second.hand) == [] and tantos(second.game) == (7, 6)
+    # Tantos written by lance only, without the score after: the table's for the lances it wrote,
+    # the engine's for the others, in the order of the count (AMM 3.13). S2 en paso, pair_a mano
+    # (A 7 – B 6): grande A +1, chica B +1, pares A +3 (the table wrote 2), juego A +3: A 13 – B 7.
+    third = hand_record(match=t.match, by=t.juez, record=rec(S2, claimed={"lances": {"pares": {"A": 2, "B": 0}}}))
+    assert third.hand.counted and (third.hand.score_a, third.hand.score_b) == (13, 7)
+    aviso = table_aviso(third.hand)
+    assert aviso["table"] == {"A": 13, "B": 7} and aviso["engine"] == {"A": 14, "B": 7}
+    expected = "Mesa: A 13 – B 7 tras la mano (pares A 2 – B 0). Motor: A 14 – B 7 tras la mano (pares A 3 – B 0)."
+    assert expected in aviso["message"]
+
+
+def test_3_14_the_next_hand_must_start_from_the_tables_count_amm_1_5():
+    """AMM 3.14 (the table's count stands) with AMM 1.5: a hand that starts from the engine's count
+    instead of the table's does not follow on, and stops the count until it is corrected."""
+    t = table()
+    hand_record(match=t.match, by=t.juez, record=rec(claimed={"score": {"A": 2, "B": 5}}), mano="a")
+    # The engine's count after hand 1 is pair_a 1 – pair_b 5 (A 5 – B 1 for pair_b mano); the table's 2 – 5.
+    saved = hand_record(match=t.match, by=t.juez, record=rec(score={"A": 5, "B": 1}))
+    finding = next(f for f in saved.hand.sequence_findings if f["code"] == "marcador_previo_incorrecto")
+    assert finding["severity"] == "error" and finding["article"] == "AMM 1.5"
+    assert finding["message"] == (
+        "La mano n.º 2 empieza con A 5 – B 1 y debería empezar con A 5 – B 2 (A es la pareja mano de esta mano)."
+    )
+    assert not saved.hand.counted and saved.game.stopped_at == 2 and tantos(saved.game) == (2, 5)
+    fixed = hand_edit(hand=saved.hand, by=t.juez, record=rec(score={"A": 5, "B": 2}))
+    assert fixed.hand.counted and tantos(fixed.game) == (7, 6)
+
+
+def test_3_14_the_tables_count_closes_the_juego_and_the_result_follows_it():
+    """AMM 3.14: the table's count stands, who won the juego included; the match result proposed
+    from the hands (AMM 3.16) follows the table's count, not the engine's."""
+    t = table(games_to_win=1)
+    # Without cards, pair_a mano: pair_a 35 – pair_b 30 as the table wrote it (AMM 3.4.c).
+    hand_record(match=t.match, by=t.juez, record={"hands": [], "claimed": {"score": {"A": 35, "B": 30}}}, mano="a")
+    # pair_b mano (A 30 – B 35): S1 en paso, the engine gives B (pair_a) chica, pares and punto: pair_a
+    # reaches 40 and wins. The table wrote A 40 – B 36: pair_b reached 40 first.
+    saved = hand_record(match=t.match, by=t.juez, record=rec(claimed={"score": {"A": 40, "B": 36}}))
+    aviso = table_aviso(saved.hand)
+    assert aviso["table"] == {"A": 40, "B": 36} and aviso["engine"] == {"A": 31, "B": 40}
+    assert "; gana el juego la pareja A" in aviso["message"] and "; gana el juego la pareja B" in aviso["message"]
+    game = saved.game
+    game.refresh_from_db()
+    assert (game.winner, game.tantos_a, game.tantos_b, game.won_by_ordago) == ("b", 36, 40, False)
+    assert saved.result is not None and saved.result.level == "success"
+    match = Match.objects.get(pk=t.match.pk)
+    assert (match.games_a, match.games_b, match.tantos_a, match.tantos_b) == (0, 1, 36, 40)
+    assert saved.result.submission.tantos == [[36, 40]]
+
+
+def test_3_14_the_tables_count_says_whether_the_juego_is_over_and_who_won_the_ordago():
+    """AMM 3.14: the table's count stands, also when it says the juego goes on where the engine's
+    count ends it, or gives an accepted órdago (AMM 1.7.a) to the other pair."""
+    t = table()
+    # pair_a mano, S1: grande envido 40 accepted, seat 0's reyes: the engine ends the juego at A 40.
+    # The table wrote A 30 – B 0: the juego goes on and the next hand is still juego 1.
+    record = rec(lances={"grande": ["A:envido 40", "B:quiero"]}, claimed={"score": {"A": 30, "B": 0}})
+    saved = hand_record(match=t.match, by=t.juez, record=record, mano="a")
+    assert saved.hand.counted and table_aviso(saved.hand)["engine"] == {"A": 40, "B": 0}
+    message = table_aviso(saved.hand)["message"]
+    assert "; el juego sigue. Motor: A 40 – B 0 tras la mano; gana el juego la pareja A." in message
+    saved.game.refresh_from_db()
+    assert (saved.game.winner, saved.game.tantos_a, saved.game.tantos_b) == ("", 30, 0)
+    # pair_b mano (A 0 – B 30), S1: pares órdago accepted, seat 1's duples win it for B (pair_a); the
+    # table wrote that A (pair_b) won it.
+    record = rec(lances={"pares": ["B:ordago", "A:quiero"]}, claimed={"game_winner": "A"})
+    second = hand_record(match=t.match, by=t.juez, record=record)
+    assert second.hand.game_id == saved.game.pk and second.hand.counted
+    second.game.refresh_from_db()
+    assert (second.game.winner, second.game.won_by_ordago) == ("b", True)
+    assert (second.game.tantos_a, second.game.tantos_b) == (30, 0)
+
+
+@pytest.mark.parametrize(
+    ("extra", "code"),
+    [
+        ({"score": {"A": 2, "B": 0}, "claimed": {"score": {"A": 1, "B": 5}}}, "marcador_incorrecto"),
+        ({"claimed": {"score": {"A": 40, "B": 40}}}, "marcador_incorrecto"),
+        ({"claimed": {"score": {"A": 40, "B": 5}, "game_winner": "B"}}, "ganador_incorrecto"),
+        ({"claimed": {"score": {"A": 3, "B": 5}, "game_winner": "A"}}, "ganador_incorrecto"),
+        ({"claimed": {"lances": {"grande": {"A": 200, "B": 0}}}}, "tanteo_incorrecto"),
+    ],
+    ids=["tantos_lost", "both_at_the_target", "winner_against_the_score", "winner_without_tantos", "beyond_a_hand"],
+)
+def test_3_14_what_cannot_be_a_count_stays_an_error_amm_3_13(extra, code):
+    """AMM 3.14 lets the table's count stand, but what the table wrote must be a juego's count
+    (AMM 3.13, 1.7.a): tantos lost, more than a hand can give, both pairs at the tantos per juego,
+    a winner that contradicts its own score. Then the engine's comparison stays an error and the
+    count stops, as before."""
+    t = table()
+    saved = hand_record(match=t.match, by=t.juez, record=rec(**extra), mano="a")
+    assert saved.hand.pk and not saved.hand.valid and not saved.hand.counted
+    assert code in [f["code"] for f in saved.hand.errors]
+    assert "tanteo_de_la_mesa" not in codes(saved.hand)
+    assert saved.game.stopped_at == 1 and tantos(saved.game) == (0, 0)
 
 
 @pytest.mark.parametrize(
@@ -320,6 +439,24 @@ def test_a_score_before_that_is_not_the_running_tantos_stops_the_count_amm_1_5()
     assert finding["article"] == "AMM 1.5"
     assert "debería empezar con A 5 – B 1" in finding["message"]
     assert saved.hand.valid and not saved.hand.counted and saved.game.stopped_at == 2
+
+
+def test_a_hand_after_the_end_of_the_juego_is_an_error_amm_1_7_a():
+    t = table()
+    first = hand_record(match=t.match, by=t.juez, record=rec(), mano="a").hand
+    second = hand_record(match=t.match, by=t.juez, record=rec()).hand
+    # A correction of hand 1: grande envido 40 accepted, seat 0's reyes: pair_a wins the juego there.
+    hand_edit(hand=first, by=t.juez, record=rec(lances={"grande": ["A:envido 40", "B:quiero"]}))
+    second.refresh_from_db()
+    finding = next(f for f in second.sequence_findings if f["code"] == "mano_tras_fin_de_juego")
+    assert (finding["severity"], finding["article"]) == ("error", "AMM 1.7.a")
+    assert (
+        finding["message"]
+        == "La mano n.º 2 se jugó después de que la pareja A de la mesa ganara el juego (mano n.º 1)."
+    )
+    assert not second.counted
+    game = RecordedGame.objects.get()
+    assert (game.winner, game.tantos_a, game.tantos_b, game.stopped_at) == ("a", 40, 0, None)
 
 
 def test_a_hand_without_cards_counts_at_the_claimed_score_with_a_notice_amm_3_4_c():

@@ -124,6 +124,42 @@ def test_a_false_declaration_is_saved_and_shown_with_code_article_seat_and_lance
     assert hand.record["declarations"][2] == {"pares": False} and not hand.counted
 
 
+def test_3_14_the_page_counts_the_tables_tantos_and_shows_the_aviso_with_both_counts():
+    """AMM 3.14: «Una vez apuntados los tantos y metidas las cartas en baraja, no podrá hacerse
+    ninguna reclamación de tanteo.» Tantos written at the table that differ from the engine's
+    count are saved and counted; the page shows the aviso with both counts for the juez."""
+    t = table()
+    client = Client()
+    client.force_login(t.player_a)
+    # S1 en paso, pair_a mano: the engine counts grande A 1 and A 1 – B 5; the table wrote 2 and 2 – 5.
+    data = form_data(
+        **cards(S1),
+        score_a="0",
+        score_b="0",
+        claimed_grande_a="2",
+        claimed_grande_b="0",
+        claimed_after_a="2",
+        claimed_after_b="5",
+    )
+    response = client.post(url(t), data, follow=True)
+    page = text_of(response)
+    hand = RecordedHand.objects.get()
+    assert hand.valid and hand.counted and (hand.score_a, hand.score_b) == (2, 5)
+    assert "Mano n.º 1 del juego 1 anotada." in page and "Tiene errores" not in page
+    assert "El tanteo anotado no coincide con el del motor: cuenta el de la mesa (AMM 3.14)" in page
+    assert "Juego 1 2 – 5" in page and "tanteo de la mesa" in page and "Cuenta detenida" not in page
+    assert (
+        "tanteo_de_la_mesa AMM 3.14 El tanteo anotado por la mesa no coincide con el del motor. Mesa: A 2 – B 5 "
+        "tras la mano (grande A 2 – B 0). Motor: A 1 – B 5 tras la mano (grande A 1 – B 0). Cuenta el de la mesa"
+    ) in page
+    assert '<li class="finding aviso" data-code="tanteo_de_la_mesa">' in response.content.decode()
+    # The form for the next hand starts from the table's count: pair_b mano, A 5 – B 2.
+    html = response.content.decode()
+    assert re.search(r'name="score_a" value="5"', html) and re.search(r'name="score_b" value="2"', html)
+    detail = text_of(client.get(url(t, hand.pk)))
+    assert "tanteo_de_la_mesa AMM 3.14" in detail and "Motor: A 1 – B 5 tras la mano" in detail
+
+
 def test_correcting_a_hand_saves_a_new_version_and_keeps_the_old_one():
     t = table()
     first = hand_record(match=t.match, by=t.player_a, record=rec(), mano="a").hand

@@ -206,7 +206,7 @@ BAD = [
     (
         {"games_a": 3, "games_b": 0, "tantos": [[40, 10], [400, 1], [40, 1]]},
         "tantos",
-        "Juego 2: los tantos van de 0 a 79",
+        "Juego 2: los tantos van de 0 a 139",
     ),
     ({"outcome": "ruling", "winner": "a"}, "reason", "Escribe la decisión del juez"),
     ({"games_a": 3, "games_b": 0, "reason": "x" * 501}, "reason", "demasiado largo"),
@@ -498,7 +498,7 @@ IMPOSSIBLE_TANTOS = [
     # The loser of the match reached 40 in the juego said to be its only win, and won three by tantos.
     ([[12, 40], [30, 40], [5, 41], [40, 39]], "Por los tantos, la pareja B gana 3 juegos, pero el resultado le da 1"),
     ([[40, 40], [40, 1], [40, 2], [3, 40]], "Juego 1: 40-40 no es posible: solo una pareja llega a 40"),
-    ([[200, 0], [40, 1], [40, 2], [3, 40]], "Juego 1: los tantos van de 0 a 79"),
+    ([[200, 0], [40, 1], [40, 2], [3, 40]], "Juego 1: los tantos van de 0 a 139"),
     ([[40, 1], [40, 2], [40, 10], [3, 40]], "Juego 4: lo gana por tantos la pareja que pierde la partida"),
 ]
 
@@ -518,19 +518,19 @@ def test_amm_1_7_a_each_juego_has_one_pair_at_the_tantos_and_agrees_with_the_jue
 
 def test_amm_1_7_a_tantos_follow_the_tournaments_tantos_per_juego_and_an_ordago_juego_has_nobody_at_them():
     """AMM 1.7.a with the tournament's tantos per juego (here 30): a winner above 30 is possible only by what
-    the last thing counted adds (bound: 2 × 30 − 1 = 59); a juego ended by an accepted órdago leaves both
-    pairs below the tantos."""
+    the last hand adds (bound: 30 − 1 + 100 = 129, as for recorded hands); a juego ended by an accepted órdago
+    leaves both pairs below the tantos."""
     sim = new_tournament(2, seed=1, points_per_game=30)
     (match,) = playing(publish_next_round(sim))
     with pytest.raises(ValidationError) as error:
-        result_submit(match=match, by=sim.organizer, games_a=3, games_b=1, tantos=[[30, 1], [60, 2], [3, 30], [30, 0]])
-    assert "Juego 2: los tantos van de 0 a 59 (juegos a 30 tantos" in error.value.message_dict["tantos"][0]
+        result_submit(match=match, by=sim.organizer, games_a=3, games_b=1, tantos=[[30, 1], [130, 2], [3, 30], [30, 0]])
+    assert "Juego 2: los tantos van de 0 a 129 (juegos a 30 tantos" in error.value.message_dict["tantos"][0]
     # Juego 3 went to an órdago at 12-25: nobody reached 30, and pair B's only juego is that one.
     sub = result_submit(
-        match=match, by=sim.organizer, games_a=3, games_b=1, tantos=[[30, 1], [59, 2], [12, 25], [30, 0]]
+        match=match, by=sim.organizer, games_a=3, games_b=1, tantos=[[30, 1], [129, 2], [12, 25], [30, 0]]
     )
     match.refresh_from_db()
-    assert (sub.tantos, match.tantos_a, match.tantos_b) == ([[30, 1], [59, 2], [12, 25], [30, 0]], 131, 28)
+    assert (sub.tantos, match.tantos_a, match.tantos_b) == ([[30, 1], [129, 2], [12, 25], [30, 0]], 201, 28)
 
 
 IMPOSSIBLE_DECISIONS = [

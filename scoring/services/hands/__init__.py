@@ -18,19 +18,27 @@ The rules of the record, precisely (README «Manos anotadas» says the same to u
    still starts below it), envites of one lance adding up to more than 100, a claimed score after
    the hand below 0 or above tantos per juego − 1 + 100 (``records._check_tantos``).
 2. Everything else the engine finds is a fact about the play and the hand is stored with it:
-   false declarations by seat and lance (AMM 4.1a), illegal betting, claimed tantos that differ
-   from the count (AMM 3.13), an impossible score. A disputed hand is recorded as it happened;
-   the jueces' rulings (chapter IV) start from it.
-3. The running tantos: the juego's current hands are replayed in order by the engine
-   (``replay_game``, with the recorded mano of each hand). A hand **counts** when it has no
+   false declarations by seat and lance (AMM 4.1a), illegal betting, an impossible score. A
+   disputed hand is recorded as it happened; the jueces' rulings (chapter IV) start from it.
+   Tantos the table wrote (``claimed``) that differ from the engine's count are not an error:
+   once the tantos are written down no claim on the count is admitted (AMM 3.14), so the
+   table's count stands and the engine's comparison becomes one «aviso» for the juez with both
+   counts (``tanteo_de_la_mesa``, ``records.table_count``). Only what cannot be a juego's count
+   at all stays an error (AMM 3.13): a pair losing tantos, more than a hand can give, both
+   pairs at the tantos per juego, a winner that contradicts the table's own score or an
+   accepted órdago.
+3. The running tantos: the juego's current hands are checked in order by the engine
+   (``check_record``, with the recorded mano of each hand) and follow on as the engine's
+   ``replay_game`` would have them, from the count that stands. A hand **counts** when it has no
    finding of severity error — its own, or of the sequence (its score before is not the score
    after the previous hand, AMM 1.5; it follows the end of the juego) — and every hand before it
    counted. The first hand with an error **stops the count** of its juego: it and the hands
    after it are kept but do not count until it is corrected (a new version) or deleted. Counted
-   hands score what the engine counts, never what was claimed. A hand without cards cannot be
-   checked: it counts at the table's claimed score after the hand (required), with an «aviso»;
-   recorded by a player, it cannot close a juego (an error, ``sin_cartas_decide``): a side would
-   be declaring its own win.
+   hands score what the engine counts, or the table's count where it differs and stands (rule
+   2, AMM 3.14): the next hand starts from it. A hand without cards cannot be checked: it counts
+   at the table's claimed score after the hand (required), with an «aviso»; recorded by a
+   player, it cannot close a juego (an error, ``sin_cartas_decide``): a side would be declaring
+   its own win.
 4. A juego closes when a counted hand takes a pair to the tournament's tantos per juego or wins
    an accepted órdago (AMM 1.7.a); a later hand of that juego is an error. The next hand starts
    the next juego, mano continuing to alternate (AMM 2.8).
@@ -49,12 +57,14 @@ it in the module that looks it up (e.g. ``scoring.services.hands.writes.MAX_HAND
 """
 
 from scoring.services.hands.permissions import can_change_hand, can_record_hands
-from scoring.services.hands.records import MAX_LANCE_STAKE, max_score_after, other
+from scoring.services.hands.records import TABLE_COUNT_CODE, other
 from scoring.services.hands.result import juegos_result
 from scoring.services.hands.writes import HandSaved, hand_delete, hand_edit, hand_record, next_mano
+from scoring.services.results import MAX_LANCE_STAKE, max_score_after
 
 __all__ = [
     "MAX_LANCE_STAKE",
+    "TABLE_COUNT_CODE",
     "HandSaved",
     "can_change_hand",
     "can_record_hands",

@@ -1,6 +1,9 @@
-"""The juego's running count (rule 3 of the package docstring): its current hands replayed in order
+"""The juego's running count (rule 3 of the package docstring): its current hands checked in order
 by the engine, which of them count, where the count stops, the juego's tantos and its winner (rule
-4), stored as derived fields of the hands and the juego by ``game_refresh``. It reads the records
+4), stored as derived fields of the hands and the juego by ``game_refresh``. Where the tantos the
+table wrote differ from the engine's count, the table's count stands (AMM 3.14,
+``records.table_count``) and the juego goes on from it, so the order of the hands is checked here
+against the count that stands rather than by the engine's replay. It reads the records
 through ``records`` and knows nothing of the match result or of who wrote the hands, except that a
 player's hand without cards may not close a juego.
 """
@@ -14,9 +17,16 @@ from django.utils.translation import gettext as _
 
 from scoring import mus
 from scoring.models import RecordedGame, RecordedHand
-from scoring.services.hands.records import engine_record, has_error, ordago_accepted, other, to_match_frame
-
-SEQUENCE_CODES = frozenset({"marcador_previo_incorrecto", "mano_tras_fin_de_juego"})
+from scoring.services.hands.records import (
+    Side,
+    engine_record,
+    has_error,
+    ordago_accepted,
+    other,
+    table_count,
+    to_hand_frame,
+    to_match_frame,
+)
 
 
 @dataclasses.dataclass
@@ -96,50 +106,102 @@ def _player_decides_without_cards(hand: RecordedHand, record: mus.RecordedHand) 
     )
 
 
+def _sequence_findings(
+    hand: RecordedHand, index: int, previous: tuple[int, int] | None, ended: tuple[str, int] | None
+) -> list[dict[str, Any]]:
+    """The hand's place in the juego, as the engine's replay checks it (scoring.mus.replay_game)
+    but against the juego's count as the site keeps it, where the table's count stands (AMM 3.14):
+    the score before must be the score after the previous hand (AMM 1.5), and no hand follows the
+    end of the juego (AMM 1.7.a). `previous` and `ended` are in the match's frame."""
+    notes: list[dict[str, Any]] = []
+    if ended is not None:
+        side, number = ended
+        notes.append(
+            {
+                "code": "mano_tras_fin_de_juego",
+                "article": "AMM 1.7.a",
+                "severity": "error",
+                "hand": index,
+                "message": _("La mano n.º %(n)d se jugó después de que la %(p)s ganara el juego (mano n.º %(w)d).")
+                % {"n": hand.number, "p": Side(side).label, "w": number},
+            }
+        )
+    score = hand.record.get("score") or {}
+    before = to_match_frame(mus.Score(score.get("A", 0), score.get("B", 0)), hand.mano_side)
+    if previous is not None and before != previous:
+        expected = to_hand_frame(*previous, hand.mano_side)
+        notes.append(
+            {
+                "code": "marcador_previo_incorrecto",
+                "article": "AMM 1.5",
+                "severity": "error",
+                "hand": index,
+                "message": _(
+                    "La mano n.º %(n)d empieza con A %(a)d – B %(b)d y debería empezar con A %(ea)d – B %(eb)d "
+                    "(A es la pareja mano de esta mano)."
+                )
+                % {
+                    "n": hand.number,
+                    "a": score.get("A", 0),
+                    "b": score.get("B", 0),
+                    "ea": expected.a,
+                    "eb": expected.b,
+                },
+            }
+        )
+    return notes
+
+
 def game_refresh(game: RecordedGame) -> bool:
     """Replay the juego's current hands (rule 3) and store the derived fields of the hands and the
     juego. Returns whether the juego's winner changed."""
     hands = list(game.hands.filter(is_current=True).order_by("number"))
     state = GameState((0, 0), "", False, None)
-    if hands:
-        frame = hands[0].mano_side  # the replay's pair A: mano of the juego's first current hand
-        records = [engine_record(h, game) for h in hands]
-        mano_pairs = [mus.Pair.A if h.mano_side == frame else mus.Pair.B for h in hands]
-        replay = mus.replay_game(records, mano_pairs)
-        winner: mus.Pair | None = None  # in the replay's frame
-        for index, (hand, record) in enumerate(zip(hands, records, strict=True)):
-            sequence = [mus.finding_to_json(f) for f in replay.findings if f.hand == index and f.code in SEQUENCE_CODES]
-            sequence += _sequence_extras(hands, index)
-            if hand.valid and _player_decides_without_cards(hand, record):
-                sequence.append(_no_cards_decide(index))
-            counts = winner is None and state.stopped_at is None and hand.valid and not has_error(sequence)
-            score: tuple[int, int] | None = None
-            if counts:
-                after = replay.scores[index]
-                assert after is not None  # a valid hand has its tanteo, or the claimed score
-                score = to_match_frame(after, frame)
-                state.tantos = score
-                check = replay.checks[index]
-                if check.tanteo is not None:
-                    hand_winner = check.tanteo.game_winner
-                    ordago = any(e.kind is mus.EventKind.ORDAGO for e in check.tanteo.events)
-                else:
-                    hand_winner = _claimed_winner(record)
-                    ordago = hand_winner is not None and ordago_accepted(record) is not None
-                if hand_winner is not None:
-                    winner = hand_winner if mano_pairs[index] is mus.Pair.A else hand_winner.other
-                    state.won_by_ordago = ordago
-            elif state.stopped_at is None and winner is None:
-                state.stopped_at = hand.number
-            changes = {"sequence_findings": sequence, "counted": counts}
-            changes["score_a"], changes["score_b"] = score if score else (None, None)
-            changed = [name for name, value in changes.items() if getattr(hand, name) != value]
-            if changed:
-                for name in changed:
-                    setattr(hand, name, changes[name])
-                hand.save(update_fields=changed)
-        if winner is not None:
-            state.winner = frame if winner is mus.Pair.A else other(frame)
+    previous: tuple[int, int] | None = None  # the score after the previous hand, as the count goes
+    ended: tuple[str, int] | None = None  # a hand the engine could count won the juego: side, number
+    for index, hand in enumerate(hands):
+        record = engine_record(hand, game)
+        check = mus.check_record(record) if hand.has_cards else None
+        # The hand as it counts: the engine's count, or the table's where it differs and stands
+        # (AMM 3.14, records.table_count); without cards, the table's claimed score (rule 3).
+        after: mus.Score | None
+        if check is not None and check.tanteo is not None:
+            table = table_count(check)
+            if table is not None:
+                after, hand_winner, ordago = table.score, table.winner, table.by_ordago
+            else:
+                after, hand_winner = check.tanteo.score, check.tanteo.game_winner
+                ordago = any(e.kind is mus.EventKind.ORDAGO for e in check.tanteo.events)
+        else:
+            after = record.claimed.score if record.claimed is not None else None
+            hand_winner = _claimed_winner(record)
+            ordago = hand_winner is not None and ordago_accepted(record) is not None
+        winner_side = None  # the hand's winner of the juego, as a side of the match
+        if hand_winner is not None:
+            winner_side = hand.mano_side if hand_winner is mus.Pair.A else other(hand.mano_side)
+        sequence = _sequence_findings(hand, index, previous, ended)
+        sequence += _sequence_extras(hands, index)
+        if hand.valid and _player_decides_without_cards(hand, record):
+            sequence.append(_no_cards_decide(index))
+        counts = not state.winner and state.stopped_at is None and hand.valid and not has_error(sequence)
+        score: tuple[int, int] | None = None
+        if counts:
+            assert after is not None  # a valid hand has its tanteo, or the claimed score
+            score = state.tantos = to_match_frame(after, hand.mano_side)
+            if winner_side is not None:
+                state.winner, state.won_by_ordago = winner_side, ordago
+        elif state.stopped_at is None and not state.winner:
+            state.stopped_at = hand.number
+        previous = None if after is None else to_match_frame(after, hand.mano_side)
+        if ended is None and winner_side is not None and check is not None and check.tanteo is not None:
+            ended = (winner_side, hand.number)
+        changes = {"sequence_findings": sequence, "counted": counts}
+        changes["score_a"], changes["score_b"] = score if score else (None, None)
+        changed = [name for name, value in changes.items() if getattr(hand, name) != value]
+        if changed:
+            for name in changed:
+                setattr(hand, name, changes[name])
+            hand.save(update_fields=changed)
     before = game.winner
     if hands and hands[0].number == 1:
         game.first_mano = hands[0].mano_side  # a correction may change who was mano

@@ -1,7 +1,8 @@
 """Reading and checking one recorded hand, on its own: the frames (the engine's pair A is the
 hand's mano, the site's is the match's pair A), the juego's rules, the typing mistakes refused
 before anything is written (rule 1 of the package docstring: the engine's format, the deal, tantos
-no hand can have) and the hand's own findings that are stored with it (rule 2). No database
+no hand can have) and the hand's own findings that are stored with it (rule 2), among them the
+table's count where it differs from the engine's and stands (AMM 3.14, ``table_count``). No database
 writes and nothing about the other hands of the juego: the count and the writes build on it.
 """
 
@@ -16,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from scoring import mus
 from scoring.models import RecordedGame, RecordedHand
+from scoring.services.results import MAX_LANCE_STAKE, max_score_after
 
 Side = RecordedGame.Side
 _DEAL_CODES = frozenset({"carta_invalida", "carta_fuera_de_baraja", "carta_repetida", "numero_de_cartas"})
@@ -52,21 +54,8 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
-# The bounds of a record's tantos. AMM 3.6 lets an envite be any number, and the engine counts it
-# as said; but a stake of the tantos per juego already wins the juego, because the count stops at
-# the first event that takes a pair to the target (scoring.mus.tanteo.score_hand). So the envites
-# of one lance may add up to MAX_LANCE_STAKE (100, two and a half juegos to 40): only a typing slip
-# (an extra zero) is refused. One event of the count is then at most MAX_LANCE_STAKE tantos (an
-# accepted stake, or a deje, which is smaller; a jugada is at most 6, duples in both hands), so a
-# pair has at most target - 1 + MAX_LANCE_STAKE tantos after a hand: 139 in a juego to 40. That
-# bounds the claimed score too, keeps the juego's tantos within the results' 0-200 per juego, and
-# far from what the database stores (RecordedHand.score_a and RecordedGame.tantos_a are smallints).
-MAX_LANCE_STAKE = 100
-
-
-def max_score_after(target: int) -> int:
-    """The most tantos a pair can have after one hand of a juego to `target` (see above)."""
-    return target - 1 + MAX_LANCE_STAKE
+# The bounds of a record's tantos are the site's bounds of a juego's tantos (MAX_LANCE_STAKE and
+# max_score_after, in scoring.services.results, where the actas check them too).
 
 
 def _check_tantos(record: mus.RecordedHand, target: int) -> None:
@@ -183,10 +172,134 @@ def ordago_accepted(record: mus.RecordedHand) -> mus.Lance | None:
     return None
 
 
+# The engine's findings that compare the tantos the table wrote down with its own count
+# (scoring.mus.validation, the comparison of «claimed»): per lance, after the hand, the winner.
+CLAIM_CODES = frozenset({"tanteo_incorrecto", "marcador_incorrecto", "ganador_incorrecto"})
+# The site's aviso that replaces them when the table's count stands (AMM 3.14).
+TABLE_COUNT_CODE = "tanteo_de_la_mesa"
+_COUNT_ORDER = (mus.Lance.GRANDE, mus.Lance.CHICA, mus.Lance.PARES, mus.Lance.JUEGO, mus.Lance.PUNTO)
+
+
+@dataclasses.dataclass(frozen=True)
+class TableCount:
+    """A hand as the table counted it, where that differs from the engine's count (AMM 3.14): the
+    score after the hand and the juego's winner, in the hand's frame (A = its mano pair)."""
+
+    score: mus.Score
+    winner: mus.Pair | None
+    by_ordago: bool
+
+
+def _engine_ordago(tanteo: mus.TanteoResult) -> mus.Pair | None:
+    return next((e.pair for e in tanteo.events if e.kind is mus.EventKind.ORDAGO), None)
+
+
+def _table_score(record: mus.RecordedHand, tanteo: mus.TanteoResult) -> mus.Score:
+    """The score after the hand that the table wrote; without one, its tantos per lance (the
+    engine's for a lance it did not write) added in the order of the count, which stops when a
+    pair reaches the tantos per juego (AMM 3.13, 1.7.a)."""
+    claimed = record.claimed
+    assert claimed is not None
+    if claimed.score is not None:
+        return claimed.score
+    score, target = record.score, record.rules.target
+    for lance in _COUNT_ORDER:
+        points = claimed.lances[lance] if lance in claimed.lances else tanteo.points(lance)
+        score = mus.Score(score.a + points.a, score.b + points.b)
+        if score.leader(target) is not None:
+            break
+    return score
+
+
+def table_count(check: mus.RecordCheck) -> TableCount | None:
+    """AMM 3.14: once the tantos are written down and the cards gathered, no claim on the count
+    is admitted, so where the tantos the table wrote (``claimed``) differ from the engine's count
+    the table's count stands. Returns it, or None when there is nothing to stand on: the engine
+    could not count the hand (the hand has errors anyway), the table's count agrees with it, or
+    what the table wrote is not a juego's count at all: a pair losing tantos, more than a hand
+    can give, both pairs at the tantos per juego, a winner that contradicts its own score or an
+    accepted órdago. Then the engine's findings stay errors (AMM 3.13) and stop the count."""
+    record, tanteo = check.record, check.tanteo
+    if tanteo is None or record.claimed is None or not any(f.code in CLAIM_CODES for f in check.findings):
+        return None
+    claimed, target = record.claimed, record.rules.target
+    score = _table_score(record, tanteo)
+    if score.a < record.score.a or score.b < record.score.b:
+        return None
+    if max(score) > max_score_after(target) or min(score) >= target:
+        return None
+    leader, ordago = score.leader(target), _engine_ordago(tanteo)
+    if claimed.states_game_winner:
+        winner = claimed.game_winner
+        if leader is not None and winner is not leader:
+            return None
+        if leader is None and (winner is None) != (ordago is None):
+            return None
+    else:
+        winner = leader if leader is not None else ordago
+    return TableCount(score, winner, by_ordago=winner is not None and leader is None)
+
+
+def _score_text(score: mus.Score) -> str:
+    return f"A {score.a} – B {score.b}"
+
+
+def _count_text(score: mus.Score, lances: list[tuple[mus.Lance, mus.Score]], winner: str) -> str:
+    text = _("%(s)s tras la mano") % {"s": _score_text(score)}
+    if lances:
+        text += " (" + ", ".join(f"{lance.key} {_score_text(points)}" for lance, points in lances) + ")"
+    return text + winner
+
+
+def _winner_text(winner: mus.Pair | None) -> str:
+    if winner is None:
+        return _("; el juego sigue")
+    return _("; gana el juego la pareja %(p)s") % {"p": winner.name}
+
+
+def table_count_aviso(check: mus.RecordCheck, count: TableCount) -> dict[str, Any]:
+    """The aviso for the juez that replaces the engine's comparison: both counts, the table's
+    standing (AMM 3.14). Scores in the hand's frame, like the record's."""
+    record, tanteo = check.record, check.tanteo
+    assert record.claimed is not None and tanteo is not None
+    lances = [
+        (lance, points, tanteo.points(lance))
+        for lance, points in sorted(record.claimed.lances.items())
+        if points != tanteo.points(lance)
+    ]
+    differ = count.winner is not tanteo.game_winner
+    table = _count_text(
+        count.score, [(lance, mine) for lance, mine, _its in lances], _winner_text(count.winner) if differ else ""
+    )
+    engine = _count_text(
+        tanteo.score, [(lance, its) for lance, _mine, its in lances], _winner_text(tanteo.game_winner) if differ else ""
+    )
+    return {
+        "code": TABLE_COUNT_CODE,
+        "article": "AMM 3.14",
+        "severity": "aviso",
+        "message": _(
+            "El tanteo anotado por la mesa no coincide con el del motor. Mesa: %(t)s. Motor: %(e)s. Cuenta el "
+            "de la mesa: una vez apuntados los tantos no se admite reclamación de tanteo (AMM 3.14); queda "
+            "como aviso para el juez."
+        )
+        % {"t": table, "e": engine},
+        "table": {"A": count.score.a, "B": count.score.b},
+        "engine": {"A": tanteo.score.a, "B": tanteo.score.b},
+    }
+
+
 def hand_findings(record: mus.RecordedHand, has_cards: bool) -> list[dict[str, Any]]:
-    """The hand's own findings, as JSON (scoring.mus.finding_to_json)."""
+    """The hand's own findings, as JSON (scoring.mus.finding_to_json). Where the table's count
+    differs from the engine's and stands (AMM 3.14, ``table_count``), the engine's comparison
+    (CLAIM_CODES, errors) gives way to one aviso with both counts."""
     if has_cards:
-        return [mus.finding_to_json(f) for f in mus.check_record(record).findings]
+        check = mus.check_record(record)
+        count = table_count(check)
+        findings = [mus.finding_to_json(f) for f in check.findings if count is None or f.code not in CLAIM_CODES]
+        if count is not None:
+            findings.append(table_count_aviso(check, count))
+        return findings
     findings = [
         {
             "code": "sin_cartas",
