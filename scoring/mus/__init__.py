@@ -49,7 +49,7 @@ from .evaluation import (
 )
 from .jsonio import showdown_to_json, tanteo_to_json
 from .record import Claimed, Declaration, RecordedHand, parse_record, record_to_json
-from .rules import AMM, EHMT, FOURNIER, RULE_SETS, Real31, RuleSet, get_rules
+from .rules import AMM, AMM_ARTICLES, EHMT, FOURNIER, RULE_SETS, Real31, RuleSet, get_rules
 from .tanteo import Event, EventKind, TanteoResult, tanteo
 from .validation import (
     Finding,
@@ -64,6 +64,7 @@ from .validation import (
 
 __all__ = [
     "AMM",
+    "AMM_ARTICLES",
     "DECK",
     "EHMT",
     "FOURNIER",

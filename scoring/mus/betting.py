@@ -1,9 +1,12 @@
 """Betting: a lance's envites as pair-level actions, their legality, and how the lance ends.
 
 A lance is written as the pairs' actions in order: ``A:envido 2``, ``B:envido 4`` (a raise adds
-4), ``A:no quiero``. Passes may be written or left out. The outcome is one of paso, deje (an
-envite declined: the bettor scores at once), querido (the stake is counted at the end) or
-órdago (accepted: the hand and the juego end).
+4), ``A:no quiero``. Passes may be written or left out; written, they follow the turns (AMM 3.8):
+before any envite a pass is one player's turn, A, B, A, B from mano, and after four the lance is
+closed; after an envite a pass is the answering pair's decline, like «no quiero». The outcome is
+one of paso, deje (an envite declined: the bettor scores at once), querido (the stake is counted
+at the end) or órdago (accepted: the hand and the juego end). :func:`resolve_lance` says it in
+full, with the quotes.
 """
 
 from __future__ import annotations
@@ -113,11 +116,42 @@ class LanceBetting:
     ordago_annulled: bool = False
 
 
+_EN_PASO: Final = {lance: LanceBetting(lance, Outcome.PASO, None, 0, ()) for lance in Lance}
+"""A lance where nothing was said (values are immutable: one per lance serves every hand)."""
+
+_new: Final = object.__new__
+_set_lance, _set_outcome, _set_pair, _set_amount, _set_bets, _set_annulled = (
+    getattr(LanceBetting, field.name).__set__ for field in dataclasses.fields(LanceBetting)
+)
+
+
+def _betting(
+    lance: Lance, outcome: Outcome, pair: Pair | None, amount: int, bets: tuple[Bet, ...], annulled: bool = False
+) -> LanceBetting:
+    """``LanceBetting(...)`` with its slots set directly, not one ``object.__setattr__`` each as the
+    frozen dataclass's ``__init__`` does: a tournament's validation resolves lances by the ten
+    thousand (evaluation.py builds a Showdown the same way)."""
+    result: LanceBetting = _new(LanceBetting)
+    _set_lance(result, lance)
+    _set_outcome(result, outcome)
+    _set_pair(result, pair)
+    _set_amount(result, amount)
+    _set_bets(result, bets)
+    _set_annulled(result, annulled)
+    return result
+
+
 def _illegal(message: str, code: str, article: str, lance: Lance, index: int | None) -> IllegalBetError:
     return IllegalBetError(message, code=code, article=article, lance=lance, index=index)
 
 
 _SEQUENCE: Final = "seed 000 (anuncio de las jugadas)"
+"""Where AMM says nothing: seed 000 «Anuncio de las jugadas» (mano speaks first, then each player
+«por turno riguroso de juego … si pasa, si acepta el envite o si lo aumenta»)."""
+_ORDAGO: Final = "seed 000 (órdago)"
+"""Seed 000 «Órdago»: «se apuestan todas las piedras o amarrakos de una sola vez»; AMM says nothing."""
+_TURNS: Final = 4
+"""Before any envite the four seats speak once each, mano first: A, B, A, B (AMM 3.8)."""
 
 
 def resolve_lance(
@@ -133,130 +167,160 @@ def resolve_lance(
     ``holders`` says whether pair A and pair B hold the lance (pares / juego; declared or
     real, as the caller decides). ``jugada_minima`` says whether pair B's only jugada in the
     lance is a jugada mínima (AMM 3.12).
+
+    Who may speak when (AMM 3.8 «TURNOS DE ENVITE»; seed 000 «Anuncio de las jugadas»: «El
+    jugador "mano" es el primero que en cada jugada manifiesta si desea pasar, envidar…, y cada
+    uno de los demás jugadores, por turno riguroso de juego, deberá manifestar si pasa, si acepta
+    el envite o si lo aumenta»):
+
+    - Before any envite, each action takes its pair's next turn in the order mano (A), asiento 1
+      (B), asiento 2 (A), postre (B); a pass left out is a turn skipped. So ``A:paso, B:paso,
+      A:envido`` is mano's partner envidando, and ``B:envido`` alone has mano's pass left out.
+      When the four turns are gone, everybody has passed and the lance is closed en paso: seed
+      000, a player who passed enters again only «al llegarle su segundo turno de hablar,
+      aceptando o aumentando los envites anteriores», and there are none (``lance_cerrado``).
+    - After an envite, each action is the answering pair's word (AMM 3.9: what the record notes is
+      the pair's, «habla por los dos»): ``quiero``, a raise or órdago, or a decline, written
+      ``no quiero`` or ``paso``. A pass after an envite is a decline: seed 000, «si un jugador
+      pasase después de haber envidado algún jugador anterior a él, queda definitivamente
+      eliminado de esa jugada»; seed 001, «Si no se va a responder al envite se dice "no quiero" o
+      "no envido"». The answer closes the lance.
     """
+    if not bets:
+        return _EN_PASO[lance]
     stake = 0  # what the lance winner takes if the standing envite is accepted
     before = 0  # the stake before the last raise: what a declined raise gives (0: first envite)
     bettor: Pair | None = None  # the pair whose envite stands
     ordago = False
     answer: Bet | None = None
+    turn = 0  # before any envite, the next turn: 0 mano … 3 postre; 4: all four have passed
     name = lance.key
     for index, bet in enumerate(bets):
         pair = bet.pair
+        action = bet.action
         if answer is not None:
             raise _illegal(
                 f"en {name}, «{bet}» llega después de «{answer}», que ya cerró el lance",
                 "lance_cerrado",
-                _SEQUENCE,
+                "AMM 3.9",
                 lance,
                 index,
             )
-        if bet.action is Action.PASO:
-            if bettor is not None:
+        if bettor is None:
+            if (turn & 1) != pair:
+                turn += 1  # the other pair's turn, its pass left out
+            if turn >= _TURNS:
+                # AMM 3.8; seed 000: after four passes nobody may open the lance again.
                 raise _illegal(
-                    f"en {name}, la pareja {pair.name} pasa ante un envite: debe decir «quiero», "
-                    "«no quiero», subir o echar órdago",
-                    "paso_tras_envite",
-                    _SEQUENCE,
-                    lance,
-                    index,
-                )
-            continue
-        if bet.action in (Action.ENVIDO, Action.ORDAGO):
-            if not holders[pair]:
-                raise _illegal(
-                    f"en {name}, la pareja {pair.name} envida sin llevar {name} (AMM 3.8: envidar a "
-                    f"{name} es declarar que se lleva)",
-                    "envite_sin_jugada",
+                    f"en {name}, «{bet}» llega cuando ya han pasado los cuatro jugadores: el lance "
+                    "quedó cerrado en paso",
+                    "lance_cerrado",
                     "AMM 3.8",
                     lance,
                     index,
                 )
-            if not holders[pair.other]:
+            turn += 1
+            if action is Action.PASO:
+                continue
+            if action is Action.QUIERO or action is Action.NO_QUIERO:
                 raise _illegal(
-                    f"en {name} solo lleva la pareja {pair.name}: no hay envites, se apunta su "
-                    "jugada en paso",
-                    "envite_sin_contrario",
-                    "seed 000 (anuncio de las jugadas)",
+                    f"en {name}, la pareja {pair.name} dice «{action.value}» sin que haya envite",
+                    "respuesta_sin_envite",
+                    _SEQUENCE,
                     lance,
                     index,
                 )
-            if bettor is pair:
+        elif pair is bettor:
+            if action is Action.ENVIDO or action is Action.ORDAGO:
+                # AMM 3.10: a pair's two voices make one envite, and «la pareja contraria» answers.
                 raise _illegal(
                     f"en {name}, la pareja {pair.name} sube su propio envite: antes debe responder "
                     f"la pareja {pair.other.name}",
                     "envite_propio",
-                    _SEQUENCE,
+                    "AMM 3.10",
                     lance,
                     index,
                 )
-            if ordago:
-                raise _illegal(
-                    f"en {name}, la pareja {pair.name} envida después de un órdago: solo cabe "
-                    "«quiero» o «no quiero»",
-                    "envite_tras_ordago",
-                    _SEQUENCE,
-                    lance,
-                    index,
-                )
-            if bet.action is Action.ORDAGO:
-                ordago = True
-                before = stake
-            else:
-                amount = 2 if bet.amount is None else bet.amount  # AMM 3.6: no number said = 2
-                if amount < 2:
-                    raise _illegal(
-                        f"en {name}, la pareja {pair.name} envida {amount}: un envite es de 2 "
-                        "tantos o más (AMM 3.6)",
-                        "envite_menor_de_dos",
-                        "AMM 3.6",
-                        lance,
-                        index,
-                    )
-                if rules.envite_cap is not None and amount > rules.envite_cap:
-                    amount = 2  # Asturias (seed 000): an envite above 40 counts as an envido
-                # AMM 3.6: however large, an envite is an envite, never an órdago.
-                before = stake
-                stake += amount
-            bettor = pair
-            continue
-        # QUIERO / NO QUIERO
-        if bettor is None:
+            # AMM 3.7.d: the pair facing the envite decides «querer, no querer o revocar».
             raise _illegal(
-                f"en {name}, la pareja {pair.name} dice «{bet.action.value}» sin que haya envite",
-                "respuesta_sin_envite",
-                _SEQUENCE,
-                lance,
-                index,
-            )
-        if bettor is pair:
-            raise _illegal(
-                f"en {name}, la pareja {pair.name} responde a su propio envite",
+                f"en {name}, la pareja {pair.name} "
+                + ("pasa ante" if action is Action.PASO else "responde a")
+                + f" su propio envite: le toca responder a la pareja {pair.other.name}",
                 "envite_propio",
+                "AMM 3.7.d",
+                lance,
+                index,
+            )
+        elif action is not Action.ENVIDO and action is not Action.ORDAGO:
+            answer = bet  # quiero, or a decline: «no quiero» or a pass (seed 000, seed 001)
+            continue
+        # An envite, a raise or an órdago.
+        if not holders[pair]:
+            raise _illegal(
+                f"en {name}, la pareja {pair.name} envida sin llevar {name} (AMM 3.8: envidar a "
+                f"{name} es declarar que se lleva)",
+                "envite_sin_jugada",
+                "AMM 3.8",
+                lance,
+                index,
+            )
+        if not holders[pair.other]:
+            raise _illegal(
+                f"en {name} solo lleva la pareja {pair.name}: no hay envites, se apunta su jugada en paso",
+                "envite_sin_contrario",
                 _SEQUENCE,
                 lance,
                 index,
             )
-        answer = bet
+        if ordago:
+            raise _illegal(
+                f"en {name}, la pareja {pair.name} envida después de un órdago: solo cabe «quiero» o «no quiero»",
+                "envite_tras_ordago",
+                _ORDAGO,
+                lance,
+                index,
+            )
+        if action is Action.ORDAGO:
+            ordago = True
+            before = stake
+        else:
+            amount = 2 if bet.amount is None else bet.amount  # AMM 3.6: no number said = 2
+            if amount < 2:
+                raise _illegal(
+                    f"en {name}, la pareja {pair.name} envida {amount}: un envite es de 2 tantos o más (AMM 3.6)",
+                    "envite_menor_de_dos",
+                    "AMM 3.6",
+                    lance,
+                    index,
+                )
+            if rules.envite_cap is not None and amount > rules.envite_cap:
+                amount = 2  # Asturias (seed 000): an envite above 40 counts as an envido
+            # AMM 3.6: however large, an envite is an envite, never an órdago.
+            before = stake
+            stake += amount
+        bettor = pair
     if bettor is not None and answer is None:
+        # AMM 3.7: «hasta 1 minuto para aceptar o revocar un envite»; 3.7.b: past it, «se entenderá
+        # que declinan», which the record then says with «no quiero».
         raise _illegal(
             f"en {name}, el envite de la pareja {bettor.name} se quedó sin respuesta",
             "envite_sin_respuesta",
-            _SEQUENCE,
+            "AMM 3.7",
             lance,
             None,
         )
     bets = tuple(bets)
     if bettor is None or answer is None:
-        return LanceBetting(lance, Outcome.PASO, None, 0, bets)
+        return _betting(lance, Outcome.PASO, None, 0, bets)
     # Declined: a first envite gives the bettor 1, a raise the total before it (seed 002 art. 8
     # and art. 17; seed 000 «deje»); a declined órdago is a declined envite.
     deje = before if before else 1
-    if answer.action is Action.NO_QUIERO:
-        return LanceBetting(lance, Outcome.DEJE, bettor, deje, bets)
+    if answer.action is not Action.QUIERO:  # «no quiero», or a pass after the envite
+        return _betting(lance, Outcome.DEJE, bettor, deje, bets)
     if ordago:
         if jugada_minima and answer.pair is Pair.B and rules.ordago_jugada_minima_annulled:
             # AMM 3.12 / 3.12.a: jugada mínima may accept anything but an órdago; accepted, it is
             # annulled and the other pair scores it «como no querido».
-            return LanceBetting(lance, Outcome.DEJE, bettor, deje, bets, ordago_annulled=True)
-        return LanceBetting(lance, Outcome.ORDAGO, bettor, 0, bets)
-    return LanceBetting(lance, Outcome.QUERIDO, bettor, stake, bets)
+            return _betting(lance, Outcome.DEJE, bettor, deje, bets, annulled=True)
+        return _betting(lance, Outcome.ORDAGO, bettor, 0, bets)
+    return _betting(lance, Outcome.QUERIDO, bettor, stake, bets)

@@ -234,22 +234,37 @@ def _check_deal_fast(texts: Sequence[str], deck: frozenset[Card]) -> tuple[Hand,
         return None
     get = _CARD_BY_TEXT.get
     hands: list[Hand] = []
-    seen = 0
+    seen = 0  # the cards dealt so far, one bit each
     for text in texts:
-        cards: list[Card] = []
-        for token in text.split():
-            card = get(token)
-            if card is None:
-                return None
-            bit = 1 << card.index
-            if seen & bit or not allowed & bit:
-                return None
-            seen |= bit
-            cards.append(card)
-        if len(cards) != 4:
+        tokens = text.split()
+        if len(tokens) != 4:
             return None
-        hands.append(Hand(tuple(cards)))
+        c0, c1, c2, c3 = get(tokens[0]), get(tokens[1]), get(tokens[2]), get(tokens[3])
+        if c0 is None or c1 is None or c2 is None or c3 is None:
+            return None
+        cards = (1 << c0.index) | (1 << c1.index) | (1 << c2.index) | (1 << c3.index)
+        # Four different cards, none dealt before, all in this rule set's deck.
+        if cards.bit_count() != 4 or seen & cards or cards & allowed != cards:
+            return None
+        seen |= cards
+        hands.append(_distinct_hand([c0, c1, c2, c3]))
     return hands[0], hands[1], hands[2], hands[3]
+
+
+_new_object: Final = object.__new__
+_set_cards, _set_multiset = (getattr(Hand, field.name).__set__ for field in dataclasses.fields(Hand))
+
+
+def _distinct_hand(cards: list[Card]) -> Hand:
+    """``Hand(tuple(cards))`` for four cards the caller knows are distinct, without checking
+    them again: what ``Hand.__post_init__`` does, in the deal's fast path (the slots are set
+    directly, as evaluation.py does for a Showdown)."""
+    cards.sort(key=_ORDER)
+    c0, c1, c2, c3 = cards
+    hand: Hand = _new_object(Hand)
+    _set_cards(hand, (c0, c1, c2, c3))
+    _set_multiset(hand, _MULTISET_BY_CODE[c0.weight + c1.weight + c2.weight + c3.weight])
+    return hand
 
 
 def parse_deal(texts: Sequence[str], deck: frozenset[Card] = FULL_DECK) -> tuple[Hand, Hand, Hand, Hand]:

@@ -248,9 +248,9 @@ class Showdown:
         """Each pair's pares or juego value: both partners' jugadas summed (seed 000 tanteo)."""
         p = self.players
         if lance is Lance.PARES:
-            return Score(p[0].pares_value + p[2].pares_value, p[1].pares_value + p[3].pares_value)
+            return _new_score(Score, (p[0].pares_value + p[2].pares_value, p[1].pares_value + p[3].pares_value))
         if lance is Lance.JUEGO:
-            return Score(p[0].juego_value + p[2].juego_value, p[1].juego_value + p[3].juego_value)
+            return _new_score(Score, (p[0].juego_value + p[2].juego_value, p[1].juego_value + p[3].juego_value))
         raise ValueError(f"el lance {lance.key} no tiene valor de jugada")
 
 

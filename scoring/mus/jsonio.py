@@ -7,9 +7,9 @@ fault; writers return plain ``dict``/``list`` values ready for ``json.dumps``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
-from .betting import Bet
+from .betting import _PARSED, Bet
 from .core import LOVE, Lance, Pair, Score
 from .errors import InvalidBetError, RecordFormatError, UnknownRuleSetError
 from .evaluation import Showdown
@@ -58,14 +58,24 @@ def read_hands(value: object, field: str = "hands") -> tuple[str, ...]:
     return tuple(value)
 
 
+def plain_score(value: object) -> Score | None:
+    """The usual, well-formed ``{"A": 12, "B": 7}`` read fast; ``None`` for anything else, which
+    :func:`read_score` then reads naming the field at fault."""
+    if type(value) is dict and len(value) == 2:
+        a, b = value.get("A"), value.get("B")
+        if type(a) is int and type(b) is int:
+            return _new_tuple(Score, (a, b))
+    return None
+
+
 def read_score(value: object, field: str = "score") -> Score:
     """``{"A": 12, "B": 7}``; ``None`` (absent) is 0–0."""
     if value is None:
         return LOVE
-    if type(value) is dict and len(value) == 2:  # the usual, well-formed case, checked fast
-        a, b = value.get("A"), value.get("B")
-        if type(a) is int and type(b) is int:
-            return _new_tuple(Score, (a, b))
+    return plain_score(value) or _read_score(value, field)  # a Score, a 2-tuple, is never false
+
+
+def _read_score(value: object, field: str) -> Score:
     data = expect_object(value, field)
     unknown = set(data) - {"A", "B"}
     if unknown:
@@ -83,11 +93,12 @@ def read_pair(value: object, field: str) -> Pair | None:
     return Pair[value]
 
 
-_LANCES_BY_KEY = {lance.key: lance for lance in Lance}
+LANCE_BY_KEY: Final[Mapping[str, Lance]] = {lance.key: lance for lance in Lance}
+"""Each lance by its JSON name (``grande``…)."""
 
 
 def read_lance(name: str, field: str) -> Lance:
-    lance = _LANCES_BY_KEY.get(name)
+    lance = LANCE_BY_KEY.get(name)
     if lance is None:
         raise RecordFormatError(field, f"lance desconocido {name!r}: grande, chica, pares, juego o punto")
     return lance
@@ -100,22 +111,26 @@ def read_lances(value: object, field: str = "lances") -> dict[Lance, tuple[Bet, 
     data = expect_object(value, field)
     bets: dict[Lance, tuple[Bet, ...]] = {}
     for name, texts in data.items():
-        lance = read_lance(name, f"{field}.{name}")
+        lance = LANCE_BY_KEY.get(name) or read_lance(name, f"{field}.{name}")
         if not isinstance(texts, list):
             raise RecordFormatError(
                 f"{field}.{name}", 'se esperaba una lista como ["A:envido 2", "B:quiero"]'
             )
+        # Field names are only written out for an error: a tournament's records are many.
         parsed: list[Bet] = []
         for index, text in enumerate(texts):
-            where = f"{field}.{name}[{index}]"
+            bet = _PARSED.get(text) if type(text) is str else None  # Bet.parse's memory, without the call
+            if bet is not None:
+                parsed.append(bet)
+                continue
             if not isinstance(text, str):
                 raise RecordFormatError(
-                    where, f"se esperaba un texto como «A:envido 2», no {_describe(text)}"
+                    f"{field}.{name}[{index}]", f"se esperaba un texto como «A:envido 2», no {_describe(text)}"
                 )
             try:
                 parsed.append(Bet.parse(text))
             except InvalidBetError as error:
-                raise RecordFormatError(where, str(error)) from None
+                raise RecordFormatError(f"{field}.{name}[{index}]", str(error)) from None
         bets[lance] = tuple(parsed)
     return bets
 

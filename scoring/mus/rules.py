@@ -116,6 +116,9 @@ class RuleSet:
     """AMM 3.12.a: an órdago accepted with jugada mínima is annulled and scored as declined."""
     with_doses: bool = True
     """False for La Rioja's 36-card deck (seed 000)."""
+    articles: tuple[tuple[str, str], ...] = ()
+    """The rule set's own article for a finding, as ``(key, article)`` pairs over the keys of
+    :data:`AMM_ARTICLES`, where its reglamento has one; :meth:`article` falls back to the AMM's."""
 
     _mus_table: ClassVar[Any] = None
     """The evaluator's lookup table, set on the instance on first use (evaluation.py)."""
@@ -127,11 +130,22 @@ class RuleSet:
             raise InvalidRuleSetError(f"el objetivo del juego debe ser al menos 1 tanto, no {self.target!r}")
         if self.envite_cap is not None and self.envite_cap < 2:
             raise InvalidRuleSetError(f"el tope de envite debe ser al menos 2, no {self.envite_cap!r}")
+        unknown = [key for key, _article in self.articles if key not in AMM_ARTICLES]
+        if unknown:
+            raise InvalidRuleSetError(f"artículo para una clave desconocida {unknown[0]!r}")
 
     @property
     def deck(self) -> frozenset[Card]:
         """The cards dealt under these rules."""
         return FULL_DECK if self.with_doses else DECK_WITHOUT_DOSES
+
+    def article(self, key: str) -> str:
+        """The article a finding cites under these rules: this reglamento's own, else the AMM's
+        (``key`` is one of :data:`AMM_ARTICLES`)."""
+        for name, article in self.articles:
+            if name == key:
+                return article
+        return AMM_ARTICLES[key]
 
     def con_deje(self, lance: Lance) -> bool:
         """Whether ``lance`` (pares, juego or punto) is played con deje (AMM 1.7.c)."""
@@ -141,6 +155,21 @@ class RuleSet:
             return self.deje_juego
         return lance is Lance.PUNTO and self.deje_punto
 
+
+AMM_ARTICLES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "declaracion_pares_si": "AMM 4.1a",  # «pares sí» without pares
+        "declaracion_pares_no": "AMM 4.1a",  # «pares no» holding pares
+        "declaracion_juego_si": "AMM 4.1a",  # «juego sí» without juego
+        "declaracion_juego_no": "AMM 4.1a",  # «juego no» holding juego
+        "efectos_del_error": "AMM 4.2",  # what a false declaration does to the count
+        "recuento": "AMM 3.13",  # the count, grande, chica, pares, juego or punto
+        "objetivo": "AMM 1.7.a",  # juegos to 40: the first pair to the target wins the juego
+        "numero_de_cartas": "AMM 2.7",  # cards de más o de menos
+    }
+)
+"""The article a finding cites by default, by key; a :class:`RuleSet` may name its own
+(``RuleSet.articles``)."""
 
 AMM: Final = RuleSet(
     name="amm",
@@ -169,13 +198,35 @@ EHMT: Final = RuleSet(
     title="Euskal Herriko Mus Txapelketa",
     source=(
         "seed 002, EHMT 2009: art. 1 partidas a 8 hamarreko (40 tantos), which seed 000 "
-        "(Guipúzcoa) ties to ocho reyes; art. 16 pares and juego counted to the pair with the "
-        "best jugada («bikote irabazleak bakarrik»: sin deje), punto to the pair whose envite "
-        "was declined (16 punto ii: con deje); no real (seed 000, Euskadi)"
+        "(Guipúzcoa) ties to ocho reyes; art. 8 a declined envite gives its pair «tanto bat» (the "
+        "deje); art. 16, the count, sin deje in pares: «i. Pasoan joan bada, parerik onenak dituen "
+        "bikotearen pareak kontatuko dira… ii. Apusturik izan bada, aurrekoaz gain apustuan "
+        "jarritako tantoak ere jasoko dira» (with any envite, accepted or not, the bet's tantos on "
+        "top of i: the pares of the pair with the best pares); sin deje in juego: «Pareetan "
+        "bezala… Bikote irabazleak bakarrik kontatuko ditu tantoak» (as in pares; only the "
+        "winning pair counts); con deje in punto: «ii. Apustua egin eta utzi bada, egin duenak "
+        "jasoko du tantoa» (an envite declined: its bettor takes the punto's tanto); errors in "
+        "the declarations: arts. 12–14; no real (seed 000, Euskadi)"
     ),
     deje_pares=False,
     deje_juego=False,
     ordago_jugada_minima_annulled=False,
+    articles=(
+        # Seed 002 art. 12: «Pareak izanda, ohar gabean, ez dituela esan duen jokalaririk balego»
+        # (holding pares, said he had none); 13: «Jokorik izan gabe… baduela esan» (said juego
+        # without it); 14: «Jokoa izanda… ez duela esan» (held juego, said no). A false «pares sí»
+        # has no EHMT article: it keeps AMM 4.1a.
+        ("declaracion_pares_no", "EHMT art. 12"),
+        ("declaracion_juego_si", "EHMT art. 13"),
+        ("declaracion_juego_no", "EHMT art. 14"),
+        ("efectos_del_error", "EHMT arts. 12–14"),
+        # Art. 16: «Kontaketa, lehenik handira, ondoren txikira, paretara eta jokora edo puntura».
+        ("recuento", "EHMT art. 16"),
+        # Art. 1: «8 hamarrekotara izango diren 3 partida».
+        ("objetivo", "EHMT art. 1"),
+        # Art. 3: «Lauk arta banatuko zaizkio jokalariei bakoitzari» (four cards to each player).
+        ("numero_de_cartas", "EHMT art. 3"),
+    ),
 )
 
 _REGIONAL = "seed 000, «Reglamentos regionales»"

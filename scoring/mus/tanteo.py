@@ -181,10 +181,16 @@ def score_hand(
     events: list[Event] = []
     tantos = [score.a, score.b]
     winner: Pair | None = None
-    for lance, pair, points, kind in scoring:
+    for item in scoring:
+        lance, pair, points, kind = item
         if points <= 0:
             continue
-        events.append(Event(lance, pair, points, kind))
+        event = _EVENTS.get(item)
+        if event is None:
+            event = Event(lance, pair, points, kind)
+            if len(_EVENTS) < 4096:  # events are values, and hands repeat the same few: keep them
+                _EVENTS[item] = event
+        events.append(event)
         tantos[pair] += points
         if tantos[pair] >= rules.target:
             # The juego is over: later tantos do not count (DESIGN «Order of scoring»; seed 000
@@ -198,10 +204,25 @@ def score_hand(
         assert seat is not None
         winner = Pair.of(seat)
         events.append(Event(ordago.lance, winner, 0, EventKind.ORDAGO))
-    return TanteoResult(score, tuple(events), Score(tantos[0], tantos[1]), winner, result, tuple(played))
+    # TanteoResult(...) and Score(a, b), their slots and items set directly (as evaluation.py builds
+    # a Showdown): a tournament's validation counts hands by the ten thousand.
+    counted: TanteoResult = _new_object(TanteoResult)
+    _set_before(counted, score)
+    _set_events(counted, tuple(events))
+    _set_score(counted, _new_score(Score, (tantos[0], tantos[1])))
+    _set_game_winner(counted, winner)
+    _set_showdown(counted, result)
+    _set_lances(counted, tuple(played))
+    return counted
 
 
+_new_object: Final = object.__new__
+_new_score: Final = tuple.__new__
+_set_before, _set_events, _set_score, _set_game_winner, _set_showdown, _set_lances = (
+    getattr(TanteoResult, field.name).__set__ for field in dataclasses.fields(TanteoResult)
+)
 _Scored = tuple[Lance, Pair, int, EventKind]
+_EVENTS: dict[_Scored, Event] = {}
 
 
 def _count_lance(result: Showdown, outcome: LanceBetting, rules: RuleSet) -> list[_Scored]:

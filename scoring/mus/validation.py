@@ -2,7 +2,9 @@
 
 A finding has a code, the article it rests on, a message in Spanish, and the seat, lance or
 pair at fault. False declarations (AMM 4.1a) are reported by seat and lance; their effects
-(AMM 4.2) are the jueces' to apply, so a hand with one is not counted here.
+(AMM 4.2) are the jueces' to apply, so a hand with one is not counted here. Where the record's
+rule set has its own article for a finding (the EHMT's arts. 1, 3, 12–14 and 16), the finding
+cites it (``RuleSet.article``); the others cite the AMM.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from .errors import (
 from .evaluation import Showdown, jugada_minima, showdown
 from .jsonio import JSON
 from .record import Declaration, RecordedHand
+from .rules import RuleSet
 from .tanteo import TanteoResult, check_score, score_hand
 
 
@@ -83,11 +86,11 @@ def finding_to_json(finding: Finding) -> dict[str, JSON]:
     return data
 
 
-_DEAL_CODES: Final[list[tuple[type[MusError], str, str]]] = [
+_DEAL_CODES: Final[list[tuple[type[MusError], str, str | None]]] = [
     (CardNotInDeckError, "carta_fuera_de_baraja", "seed 000 (La Rioja: 36 cartas, sin doses)"),
     (InvalidCardError, "carta_invalida", "AMM 1.2"),
     (RepeatedCardError, "carta_repetida", "AMM 1.2"),
-    (CardCountError, "numero_de_cartas", "AMM 2.7"),
+    (CardCountError, "numero_de_cartas", None),  # the rule set's (AMM 2.7; EHMT art. 3)
 ]
 
 
@@ -102,40 +105,55 @@ def check_record(record: RecordedHand) -> RecordCheck:
     rules = record.rules
     hands, problems = check_deal(record.hands, rules.deck)
     for seat, error in problems:
-        code, article = next((c, a) for kind, c, a in _DEAL_CODES if isinstance(error, kind))
+        code, cited = next((c, a) for kind, c, a in _DEAL_CODES if isinstance(error, kind))
+        article = rules.article("numero_de_cartas") if cited is None else cited
         if seat is None:
             code, article = "numero_de_manos", "seed 000 (cuatro jugadores, cuatro cartas cada uno)"
         findings.append(Finding(code, article, _sentence(str(error)), seat=seat))
     if hands is None:
-        return RecordCheck(record, tuple(findings), None)
+        return _record_check(record, findings, None)
 
     score_ok = True
     try:
         check_score(record.score, rules)
     except MusError as error:
         score_ok = False
-        findings.append(Finding("marcador_imposible", "AMM 1.7.a", _sentence(f"marcador previo: {error}")))
+        findings.append(
+            Finding("marcador_imposible", rules.article("objetivo"), _sentence(f"marcador previo: {error}"))
+        )
 
     result = showdown(hands, rules)
-    false_declarations = _check_declarations(result, record.declarations)
+    false_declarations = _check_declarations(result, record.declarations, rules)
     findings.extend(false_declarations)
     played = _check_bets(result, record, findings)
 
     tanteo: TanteoResult | None = None
     if false_declarations:
+        effects = rules.article("efectos_del_error")
         findings.append(
             Finding(
                 "tanteo_no_comprobado",
-                "AMM 4.2",
+                effects,
                 "Hay declaraciones falsas: el tanteo correcto depende de los efectos del error "
-                "(AMM 4.2), que aplica el juez, y no se compara con el anotado.",
+                f"({effects}), que aplica el juez, y no se compara con el anotado.",
                 severity=Severity.AVISO,
             )
         )
     elif played is not None and score_ok:
         tanteo = score_hand(result, played, record.score, rules)
         findings.extend(_compare_claimed(record, tanteo))
-    return RecordCheck(record, tuple(findings), tanteo)
+    return _record_check(record, findings, tanteo)
+
+
+_new_object: Final = object.__new__
+
+
+def _record_check(record: RecordedHand, findings: list[Finding], tanteo: TanteoResult | None) -> RecordCheck:
+    # RecordCheck(...), its fields set at once rather than by the frozen dataclass's __init__:
+    # a tournament's validation checks records by the ten thousand.
+    check: RecordCheck = _new_object(RecordCheck)
+    check.__dict__.update(record=record, findings=tuple(findings), tanteo=tanteo)
+    return check
 
 
 def _sentence(text: str) -> str:
@@ -143,9 +161,12 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
-def _check_declarations(result: Showdown, declarations: Sequence[Declaration] | None) -> list[Finding]:
+def _check_declarations(
+    result: Showdown, declarations: Sequence[Declaration] | None, rules: RuleSet
+) -> list[Finding]:
     # AMM 4.1a: a declaración obligatoria (llevar o no pares / juego) that is not true is an
-    # error; 4.1b: the lance con error is the lance whose declaration it is.
+    # error; 4.1b: the lance con error is the lance whose declaration it is. The EHMT has its own
+    # articles for three of the four cases (seed 002 arts. 12–14): ``rules.article`` names them.
     findings: list[Finding] = []
     if declarations is None:
         return findings
@@ -157,7 +178,7 @@ def _check_declarations(result: Showdown, declarations: Sequence[Declaration] | 
             findings.append(
                 Finding(
                     "declaracion_falsa",
-                    "AMM 4.1a",
+                    rules.article("declaracion_pares_si" if declaration.pares else "declaracion_pares_no"),
                     f"El {name} declaró «pares {said}» y {held}.",
                     seat=seat,
                     lance=Lance.PARES,
@@ -170,7 +191,7 @@ def _check_declarations(result: Showdown, declarations: Sequence[Declaration] | 
             findings.append(
                 Finding(
                     "declaracion_falsa",
-                    "AMM 4.1a",
+                    rules.article("declaracion_juego_si" if declaration.juego else "declaracion_juego_no"),
                     f"El {name} declaró «juego {said}» y {held}.",
                     seat=seat,
                     lance=Lance.JUEGO,
@@ -180,26 +201,32 @@ def _check_declarations(result: Showdown, declarations: Sequence[Declaration] | 
     return findings
 
 
-def _declared_holders(result: Showdown, record: RecordedHand, lance: Lance) -> tuple[bool, bool]:
-    """Who holds the lance as the table knew it: the declarations, or the cards where none."""
+def _declared_holders(result: Showdown, record: RecordedHand) -> tuple[tuple[bool, bool], tuple[bool, bool]]:
+    """Who holds pares and who holds juego as the table knew it (pair A, pair B): the
+    declarations, or the cards where none."""
     if record.declarations is None:
-        return result.holders(lance)
-    held = [False, False]
-    for seat, declaration in enumerate(record.declarations):
-        said = declaration.pares if lance is Lance.PARES else declaration.juego
-        if said if said is not None else result.players[seat].holds(lance):
-            held[seat & 1] = True
-    return held[0], held[1]
+        return result.holders(Lance.PARES), result.holders(Lance.JUEGO)
+    pares = [False, False]
+    juego = [False, False]
+    for seat, (declaration, facts) in enumerate(zip(record.declarations, result.players, strict=True)):
+        said = declaration.pares
+        if said if said is not None else facts.pares is not None:
+            pares[seat & 1] = True
+        said = declaration.juego
+        if said if said is not None else facts.juego is not None:
+            juego[seat & 1] = True
+    return (pares[0], pares[1]), (juego[0], juego[1])
 
 
 def _check_bets(result: Showdown, record: RecordedHand, findings: list[Finding]) -> list[LanceBetting] | None:
     """Check every lance's betting as the table played it; the lances' results if all was legal."""
     rules = record.rules
-    juego_declared = _declared_holders(result, record, Lance.JUEGO)
-    fourth = Lance.JUEGO if any(juego_declared) else Lance.PUNTO
+    pares_declared, juego_declared = _declared_holders(result, record)
+    fourth = Lance.JUEGO if juego_declared[0] or juego_declared[1] else Lance.PUNTO
     wrong = Lance.PUNTO if fourth is Lance.JUEGO else Lance.JUEGO
     ok = True
-    if any(bet.action is not Action.PASO for bet in record.bets.get(wrong, ())):
+    wrong_bets = record.bets.get(wrong)
+    if wrong_bets and any(bet.action is not Action.PASO for bet in wrong_bets):
         ok = False
         reason = (
             "nadie declaró juego: el cuarto lance es el punto"
@@ -234,12 +261,12 @@ def _check_bets(result: Showdown, record: RecordedHand, findings: list[Finding])
         if lance is Lance.JUEGO:
             holders = juego_declared
         elif lance is Lance.PARES:
-            holders = _declared_holders(result, record, lance)
+            holders = pares_declared
         else:
             holders = (True, True)
         try:
             outcome = resolve_lance(
-                lance, bets, rules, holders=holders, jugada_minima=jugada_minima(result, lance)
+                lance, bets, rules, holders=holders, jugada_minima=bool(bets) and jugada_minima(result, lance)
             )
         except IllegalBetError as error:
             ok = False
@@ -276,6 +303,7 @@ def _format_score(score: Score) -> str:
 def _compare_claimed(record: RecordedHand, tanteo: TanteoResult) -> list[Finding]:
     findings: list[Finding] = []
     claimed = record.claimed
+    recuento = record.rules.article("recuento")
     if claimed is None:
         return findings
     points = {lance: [0, 0] for lance in claimed.lances}
@@ -284,12 +312,14 @@ def _compare_claimed(record: RecordedHand, tanteo: TanteoResult) -> list[Finding
             points[event.lance][event.pair] += event.points
     for lance, said in sorted(claimed.lances.items()):
         right = points[lance]
+        if said[0] == right[0] and said[1] == right[1]:
+            continue
         for pair in PAIRS:
             if said[pair] != right[pair]:
                 findings.append(
                     Finding(
                         "tanteo_incorrecto",
-                        "AMM 3.13",
+                        recuento,
                         f"En {lance.key}, la pareja {pair.name} anotó {said[pair]} tantos y le "
                         f"corresponden {right[pair]}.",
                         lance=lance,
@@ -300,7 +330,7 @@ def _compare_claimed(record: RecordedHand, tanteo: TanteoResult) -> list[Finding
         findings.append(
             Finding(
                 "marcador_incorrecto",
-                "AMM 3.13",
+                recuento,
                 f"Tras la mano se anotó {_format_score(claimed.score)} y el marcador correcto es "
                 f"{_format_score(tanteo.score)}.",
             )
@@ -313,7 +343,7 @@ def _compare_claimed(record: RecordedHand, tanteo: TanteoResult) -> list[Finding
         findings.append(
             Finding(
                 "ganador_incorrecto",
-                "AMM 1.7.a",
+                record.rules.article("objetivo"),
                 f"Se anotó que {name(claimed.game_winner)} ganó el juego y lo ganó "
                 f"{name(tanteo.game_winner)}.",
                 pair=tanteo.game_winner,
@@ -346,8 +376,15 @@ def replay_game(records: Sequence[RecordedHand], mano_pairs: Sequence[Pair] | No
 
     Each record's pairs are relative to its own mano; ``mano_pairs[k]`` says which pair of the
     first hand was mano in hand ``k``. By default mano alternates between the pairs (the deal
-    passes to the right; AMM 2.8 annuls a pair being mano twice running). The score before each
-    hand must be the score after the previous one, and no hand may follow the end of the juego.
+    passes to the right). The score before each hand must be the score after the previous one,
+    and no hand may follow the end of the juego.
+
+    The same pair mano in two hands running is an ``aviso`` ``mano_repetida`` on the second
+    (AMM 2.8: «Si una pareja fuera mano dos veces seguidas se anulará la jugada salvo que se haya
+    cerrado el lance de Grande, en cuyo caso se seguirá ya normalmente»). Not an error: a hand
+    that was recorded was played past grande, and then 2.8 itself says play goes on normally;
+    only the jueces know whether someone noticed before grande closed, so they are told, and
+    the hand counts.
     """
     if mano_pairs is None:
         mano_pairs = [Pair.A if index % 2 == 0 else Pair.B for index in range(len(records))]
@@ -368,12 +405,14 @@ def replay_game(records: Sequence[RecordedHand], mano_pairs: Sequence[Pair] | No
             findings.append(
                 Finding(
                     "mano_tras_fin_de_juego",
-                    "AMM 1.7.a",
+                    record.rules.article("objetivo"),
                     f"La mano n.º {number} se jugó después de que la pareja {winner.name} de la "
                     "primera mano ganara el juego.",
                     hand=index,
                 )
             )
+        if index and mano == mano_pairs[index - 1]:
+            findings.append(_mano_repetida(index, mano))
         if previous is not None and to_game(record.score) != previous:
             expected = to_game(previous)  # swapping is its own inverse
             findings.append(
@@ -399,3 +438,17 @@ def replay_game(records: Sequence[RecordedHand], mano_pairs: Sequence[Pair] | No
         scores.append(after)
         previous = after
     return GameReplay(tuple(checks), tuple(scores), winner, tuple(findings))
+
+
+def _mano_repetida(index: int, mano: Pair) -> Finding:
+    # AMM 2.8 (MANO 2 VECES): annulled only if noticed before grande closed, which the jueces know.
+    return Finding(
+        "mano_repetida",
+        "AMM 2.8",
+        f"La misma pareja (la {mano.name} de la primera mano) es mano en las manos n.º {index} y {index + 1} "
+        "seguidas. AMM 2.8: «Si una pareja fuera mano dos veces seguidas se anulará la jugada salvo que se "
+        f"haya cerrado el lance de Grande»: si se advirtió antes de cerrarse la grande, la mano n.º {index + 1} "
+        "se anula; si no, vale.",
+        severity=Severity.AVISO,
+        hand=index,
+    )

@@ -119,6 +119,13 @@ def test_validate_a_juego_line() -> None:
         "scores": [{"A": 1, "B": 5}, {"A": 6, "B": 6}],
         "game_winner": None,
     }
+    twice = {"juego": [{"hands": hands}, {"hands": hands, "score": {"A": 1, "B": 5}}], "mano_pairs": ["A", "A"]}
+    repeated, status = run("validate", [json.dumps(twice)])
+    assert status == 0
+    assert repeated[0]["valid"] is True
+    assert [(f["code"], f["article"], f["severity"], f["hand"]) for f in repeated[0]["findings"]] == [
+        ("mano_repetida", "AMM 2.8", "aviso", 1)
+    ]
     bad, _ = run("validate", [json.dumps({"juego": [{"hands": hands}, {"hand": hands}]})])
     assert bad == [
         {

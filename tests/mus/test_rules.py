@@ -8,6 +8,7 @@ import pytest
 
 from scoring.mus import (
     AMM,
+    AMM_ARTICLES,
     EHMT,
     FOURNIER,
     RULE_SETS,
@@ -36,6 +37,13 @@ def test_amm_options_follow_the_reglamento_amm_1_2_1_7_3_6_3_12() -> None:
 
 
 def test_ehmt_plays_pares_and_juego_sin_deje_and_punto_con_deje_seed_002_art_16() -> None:
+    """Seed 002 (EHMT) art. 16, the count. Pares: «i. Pasoan joan bada, parerik onenak dituen
+    bikotearen pareak kontatuko dira… ii. Apusturik izan bada, aurrekoaz gain apustuan jarritako
+    tantoak ere jasoko dira» (with any envite, the bet's tantos on top of i, the pares of the pair
+    with the best pares). Juego: «Pareetan bezala… Bikote irabazleak bakarrik kontatuko ditu
+    tantoak» (as in pares; only the winning pair counts). Punto: «ii. Apustua egin eta utzi bada,
+    egin duenak jasoko du tantoa» (declined: the bettor takes the tanto)."""
+    assert "aurrekoaz gain" in EHMT.source and "egin duenak jasoko du tantoa" in EHMT.source
     assert (EHMT.deje_pares, EHMT.deje_juego, EHMT.deje_punto) == (False, False, True)
     assert EHMT.target == 40  # art. 1: 8 hamarreko
     assert EHMT.reyes == 8
@@ -98,15 +106,34 @@ def test_an_unknown_rule_set_is_an_error_naming_the_known_ones() -> None:
         get_rules("amn")
 
 
+def test_ehmt_names_its_own_articles_and_the_amm_the_rest_seed_002() -> None:
+    """Seed 002 (EHMT) arts. 12–14 are its own rules for false declarations (12 «Pareak izanda… ez
+    dituela esan», 13 «Jokorik izan gabe… baduela esan», 14 «Jokoa izanda… ez duela esan»), art. 16
+    its count and art. 1 its juegos; a false «pares sí» has none, and keeps AMM 4.1a."""
+    assert [EHMT.article(key) for key in AMM_ARTICLES] == [
+        "AMM 4.1a",
+        "EHMT art. 12",
+        "EHMT art. 13",
+        "EHMT art. 14",
+        "EHMT arts. 12–14",
+        "EHMT art. 16",
+        "EHMT art. 1",
+        "EHMT art. 3",
+    ]
+    assert all(AMM.article(key) == article for key, article in AMM_ARTICLES.items())
+    assert FOURNIER.article("recuento") == "AMM 3.13"
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
         ({"reyes": 6}, "8 o 4"),
         ({"target": 0}, "al menos 1 tanto"),
         ({"envite_cap": 1}, "tope de envite"),
+        ({"articles": (("recuento_final", "X 1"),)}, "clave desconocida 'recuento_final'"),
     ],
 )
-def test_invalid_options_are_rejected(changes: dict[str, int], message: str) -> None:
+def test_invalid_options_are_rejected(changes: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidRuleSetError, match=message):
         dataclasses.replace(AMM, **changes)
 

@@ -99,6 +99,23 @@ def test_sin_deje_in_juego_the_best_juego_scores_seed_000_cataluna() -> None:
     assert result.points(Lance.JUEGO) == Score(1, 2 + 3)
 
 
+def test_ehmt_a_declined_envite_leaves_pares_and_juego_to_the_best_jugada_seed_002_art_16() -> None:
+    """Seed 002 (EHMT) art. 8: «Apustua ez hartzeko kasuan, apustua egin duen bikoteak tanto bat jasoko
+    luke» (declined: the bettor's pair takes one tanto); art. 16 pares: «ii. Apusturik izan bada,
+    aurrekoaz gain apustuan jarritako tantoak ere jasoko dira» — on top of «i.», the pares of
+    «parerik onenak dituen bikotea»; juego «Pareetan bezala… Bikote irabazleak bakarrik kontatuko
+    ditu tantoak»; punto «ii. Apustua egin eta utzi bada, egin duenak jasoko du tantoa»."""
+    ehmt = get_rules("ehmt")
+    declined = ["A:envido", "B:no quiero"]
+    # S1: B's duples beat A's two parejas; A's deje, then B's duples (3). AMM, con deje: A 1 + 2.
+    assert tanteo(S1, bets(pares=declined), rules=ehmt).points(Lance.PARES) == Score(1, 3)
+    assert tanteo(S1, bets(pares=declined)).points(Lance.PARES) == Score(1 + 2, 0)
+    # S4: postre's 31 wins juego; A's deje, then B's juegos (40: 2, 31: 3).
+    assert tanteo(S4, bets(juego=declined), rules=ehmt).points(Lance.JUEGO) == Score(1, 2 + 3)
+    # S1 punto (B's 28 is best): declined, A takes the deje and the punto's tanto.
+    assert tanteo(S1, bets(punto=declined), rules=ehmt).points(Lance.PUNTO) == Score(1 + 1, 0)
+
+
 def test_pares_held_by_one_pair_are_scored_without_betting() -> None:
     hands = deal("12o 11o 7o 1o", "4c 4e 4b 5o", "12c 11c 7c 1c", "6o 6c 5c 1e")
     assert tanteo(hands).points(Lance.PARES) == Score(0, 3)

@@ -76,6 +76,57 @@ def test_every_false_declaration_is_reported_by_seat_and_lance_amm_4_1a() -> Non
     assert codes(findings)[-1] == "tanteo_no_comprobado"
 
 
+def test_ehmt_records_cite_the_ehmt_articles_for_false_declarations_seed_002_arts_12_14() -> None:
+    """Seed 002 (EHMT) art. 12: «Pareak izanda, ohar gabean, ez dituela esan duen jokalaririk balego»
+    (holding pares, said none); 13: «Jokorik izan gabe, ohar gabean, baduela esan duen jokalaririk
+    balego» (said juego without it); 14: «Jokoa izanda, ohar gabean, ez duela esan duen jokalaririk
+    balego» (held juego, said none). A false «pares sí» has no EHMT article: AMM 4.1a."""
+    wrong = [
+        {"pares": False, "juego": False},  # seat 0 holds a pareja of reyes: art. 12
+        {"pares": True, "juego": True},  # seat 1 has 28: art. 13
+        {"pares": True, "juego": False},
+        {"pares": True, "juego": False},  # seat 3 holds no pares: no EHMT article
+    ]
+    findings = validate(parse_record({"hands": S1, "declarations": wrong, "rules": "ehmt"}))
+    assert [(f.code, f.seat, f.article) for f in findings] == [
+        ("declaracion_falsa", 0, "EHMT art. 12"),
+        ("declaracion_falsa", 1, "EHMT art. 13"),
+        ("declaracion_falsa", 3, "AMM 4.1a"),
+        ("tanteo_no_comprobado", None, "EHMT arts. 12–14"),
+    ]
+    assert "(EHMT arts. 12–14)" in findings[-1].message
+    s4 = ["12o 11o 10o 7o", "12c 11c 10c 3c", "12e 11e 6e 6b", "12b 10b 10e 1b"]  # every seat has juego
+    held = [{"juego": False}, {}, {}, {}]
+    assert [f.article for f in validate(parse_record({"hands": s4, "declarations": held, "rules": "ehmt"}))] == [
+        "EHMT art. 14",
+        "EHMT arts. 12–14",
+    ]
+    amm = validate(parse_record({"hands": s4, "declarations": held}))
+    assert [f.article for f in amm] == ["AMM 4.1a", "AMM 4.2"]
+
+
+def test_ehmt_records_cite_the_ehmt_count_and_target_seed_002_arts_1_16() -> None:
+    """Seed 002 (EHMT) art. 16: «Kontaketa, lehenik handira, ondoren txikira, paretara eta jokora edo
+    puntura egingo da»; art. 1: «8 hamarrekotara izango diren 3 partida» (juegos to 40)."""
+    claimed = {"lances": {"grande": {"A": 0, "B": 1}}, "score": {"A": 0, "B": 0}, "game_winner": "A"}
+    findings = validate(parse_record({"hands": S1, "rules": "ehmt", "claimed": claimed}))
+    assert [(f.code, f.article) for f in findings] == [
+        ("tanteo_incorrecto", "EHMT art. 16"),  # pair A
+        ("tanteo_incorrecto", "EHMT art. 16"),  # pair B
+        ("marcador_incorrecto", "EHMT art. 16"),
+        ("ganador_incorrecto", "EHMT art. 1"),
+    ]
+    assert [f.article for f in validate(parse_record({"hands": S1, "rules": "ehmt", "score": {"A": 40, "B": 0}}))] == [
+        "EHMT art. 1"
+    ]
+    assert [f.article for f in validate(parse_record({"hands": S1, "claimed": claimed}))] == [
+        "AMM 3.13",
+        "AMM 3.13",
+        "AMM 3.13",
+        "AMM 1.7.a",
+    ]
+
+
 def test_betting_is_checked_against_the_declarations_amm_3_8() -> None:
     # Seat 3 falsely says «pares sí»: as the table knew it, both pairs held pares, so the envite
     # is legal; the false declaration is the finding.
@@ -192,11 +243,27 @@ def test_the_score_before_a_hand_must_follow_the_previous_one() -> None:
 
 def test_explicit_mano_pairs_override_the_alternation() -> None:
     records = [parse_record(paso_hand({"A": 0, "B": 0})), parse_record(paso_hand({"A": 1, "B": 5}))]
-    replay = replay_game(records, [Pair.A, Pair.A])  # e.g. the juez annulled a deal (AMM 2.8)
+    replay = replay_game(records, [Pair.A, Pair.A])  # AMM 2.8: noticed after grande, the hand stands
     assert replay.valid
     assert replay.scores == (Score(1, 5), Score(2, 10))
     with pytest.raises(ValueError, match="una pareja mano por cada mano"):
         replay_game(records, [Pair.A])
+
+
+def test_the_same_pair_mano_twice_running_is_an_aviso_amm_2_8() -> None:
+    """AMM 2.8 (MANO 2 VECES): «Si una pareja fuera mano dos veces seguidas se anulará la jugada salvo
+    que se haya cerrado el lance de Grande, en cuyo caso se seguirá ya normalmente.» A recorded hand
+    was played past grande; whether someone noticed before is the jueces' to know: an aviso."""
+    records = [parse_record(paso_hand({"A": 0, "B": 0})), parse_record(paso_hand({"A": 1, "B": 5}))]
+    records.append(parse_record(paso_hand({"A": 10, "B": 2})))
+    replay = replay_game(records, [Pair.A, Pair.A, Pair.B])
+    assert [(f.code, f.article, f.severity, f.hand) for f in replay.findings] == [
+        ("mano_repetida", "AMM 2.8", Severity.AVISO, 1)
+    ]
+    assert "se anulará la jugada salvo que se haya cerrado el lance de Grande" in replay.findings[0].message
+    assert replay.valid and replay.scores == (Score(1, 5), Score(2, 10), Score(7, 11))  # every hand counts
+    assert replay_game(records[:1] + records[1:2], [Pair.B, Pair.B]).findings[0].code == "mano_repetida"
+    assert replay_game([records[0], parse_record(paso_hand({"A": 5, "B": 1}))]).findings == ()
 
 
 def test_a_hand_that_cannot_be_counted_passes_on_its_claimed_score() -> None:
