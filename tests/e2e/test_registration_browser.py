@@ -3,7 +3,9 @@ finds itself in the public list by searching its name."""
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
+from tests.e2e.waits import left_the_page
 from tests.factories import TournamentFactory
 from torneo.models import Pair
 
@@ -13,7 +15,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def test_register_a_pair_then_find_it_in_the_public_list(live_server, browser):
     t = TournamentFactory(name="Open de Pamplona")
     browser.get(f"{live_server.url}/torneos/{t.slug}/")
-    browser.find_element(By.LINK_TEXT, "Inscribir una pareja").click()
+    link = browser.find_element(By.LINK_TEXT, "Inscribir una pareja")
+    link.click()
+    WebDriverWait(browser, 10).until(left_the_page(link))
     fields = {
         "id_name": "Los de Txantrea",
         "id_p1_first_name": "Íñigo",
@@ -26,7 +30,9 @@ def test_register_a_pair_then_find_it_in_the_public_list(live_server, browser):
     }
     for element_id, value in fields.items():
         browser.find_element(By.ID, element_id).send_keys(value)
-    browser.find_element(By.CSS_SELECTOR, "form.form button[type=submit]").click()
+    submit = browser.find_element(By.CSS_SELECTOR, "form.form button[type=submit]")
+    submit.click()
+    WebDriverWait(browser, 10).until(left_the_page(submit))  # a loaded machine answers slowly
 
     message = browser.find_element(By.CSS_SELECTOR, ".messages .msg").text
     assert message == "Pareja Los de Txantrea inscrita con el número 1."
@@ -35,6 +41,7 @@ def test_register_a_pair_then_find_it_in_the_public_list(live_server, browser):
     search = browser.find_element(By.ID, "q")
     search.send_keys("inigo goikoetxea")
     search.submit()
+    WebDriverWait(browser, 10).until(left_the_page(search))
     rows = browser.find_elements(By.CSS_SELECTOR, ".pair-list .pair")
     assert len(rows) == 1
     assert "Íñigo Goikoetxea Urrutia" in rows[0].text and "Maite Olano Aguirre" in rows[0].text
