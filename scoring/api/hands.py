@@ -4,7 +4,10 @@ version (retrieve), correct it as a new version (update), take it out of the cou
 Reads are public like the match; writes are for HANDS_RECORD (organizer, mesa de control, juez)
 and the players of that match. The hand is the engine's JSON record (docs/engine.md, A = the pair
 that is mano in that hand); bad input is a 400 keyed by field (``record.hands[2]``,
-``record.lances.grande[1]``, ``mano``…), with Spanish messages, and nothing is written.
+``record.lances.grande[1]``, ``mano``…), with Spanish messages, and nothing is written — a lance's
+envites in an order no play can have included (a «quiero» with no envite, anything after the
+answer…). A finding keeps its ``code`` and ``article`` as the engine writes them, and adds
+``article_label``, the article as the pages show it.
 """
 
 from typing import Any
@@ -22,6 +25,7 @@ from scoring.models import RecordedGame, RecordedHand
 from scoring.selectors import hands as selectors
 from scoring.services.hands import (
     HandSaved,
+    article_label,
     can_change_hand,
     can_record_hands,
     hand_delete,
@@ -51,8 +55,11 @@ class RecordScoreSerializer(serializers.Serializer):
 
 
 class FindingSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    article = serializers.CharField()
+    code = serializers.CharField(help_text="para programas: «declaracion_falsa», «tanteo_de_la_mesa»…")
+    article = serializers.CharField(help_text="como lo cita el motor: «AMM 3.8», «EHMT art. 12», «seed 000 (órdago)»")
+    article_label = serializers.SerializerMethodField(
+        help_text="el artículo para personas, como lo muestran las páginas: «Reglamento AMM, art. 3.8»"
+    )
     severity = serializers.ChoiceField(choices=["error", "aviso"])
     message = serializers.CharField()
     seat = serializers.IntegerField(required=False, help_text="0 mano, 1, 2 compañero del mano, 3 postre")
@@ -66,6 +73,9 @@ class FindingSerializer(serializers.Serializer):
     engine = RecordScoreSerializer(
         required=False, help_text="«tanteo_de_la_mesa» (AMM 3.14): el tanteo tras la mano según el motor"
     )
+
+    def get_article_label(self, finding: dict[str, Any]) -> str:
+        return article_label(str(finding.get("article", "")))
 
 
 class ScoreSerializer(serializers.Serializer):

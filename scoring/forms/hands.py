@@ -61,6 +61,7 @@ class HandForm(forms.Form):
 
     def __init__(self, *args: Any, pair_names: tuple[str, str] = ("A", "B"), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.pair_names = pair_names
         self.fields["mano"].choices = [("a", pair_names[0]), ("b", pair_names[1])]
         for seat, label in enumerate(SEAT_LABELS):
             self.fields[f"cards_{seat}"] = forms.CharField(
@@ -103,6 +104,16 @@ class HandForm(forms.Form):
             self.fields[f"claimed_{lance}_b"] = _score_field(_("B"))
 
     # groups for the template
+    def frame_names(self) -> dict[str, str]:
+        """Which match pair is «A» (the mano pair of this hand) and which «B», by name, for the
+        mano chosen (—: none chosen yet; hands.js updates them when the choice changes)."""
+        mano = self["mano"].value()
+        if mano == "a":
+            return {"A": self.pair_names[0], "B": self.pair_names[1]}
+        if mano == "b":
+            return {"A": self.pair_names[1], "B": self.pair_names[0]}
+        return {"A": "—", "B": "—"}
+
     def seats(self) -> list[dict[str, Any]]:
         return [
             {

@@ -15,8 +15,8 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext_lazy
 
 from scoring.models import RecordedGame, RecordedHand
-from scoring.services.hands import juegos_result, next_mano, other
-from torneo.models import Match, Round, Tournament
+from scoring.services.hands import article_label, juegos_result, next_mano, other
+from torneo.models import Match, Pair, Round, Tournament
 from torneo.selectors.registrations import members_prefetch
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ class HandCounts(TypedDict):
     hand_count: int
     game_count: int
 
+
 # --- recorded hands --------------------------------------------------------------------------
 
 SEAT_LABELS = (
@@ -45,12 +46,37 @@ SEAT_LABELS = (
 )
 
 
-def notes(hand: RecordedHand) -> list[dict[str, Any]]:
-    """A hand's findings (its own and the sequence's) for a page, with the seat named."""
-    return [
-        {**f, "seat_label": SEAT_LABELS[f["seat"]] if isinstance(f.get("seat"), int) and 0 <= f["seat"] < 4 else ""}
-        for f in hand.all_findings
-    ]
+def pair_label(pair: Pair | None) -> str:
+    """A pair as the hands pages name it: «12 · García / López»."""
+    return "" if pair is None else f"{pair.number} · {pair.display_name}"
+
+
+def frame(hand: RecordedHand, match: Match) -> dict[str, str]:
+    """What «A» and «B» of a hand's record are, by name: A the hand's mano pair, B the other (the
+    engine's frame, docs/engine.md)."""
+    mano, other_pair = (match.pair_a, match.pair_b) if hand.mano_side == "a" else (match.pair_b, match.pair_a)
+    return {"A": pair_label(mano), "B": pair_label(other_pair)}
+
+
+def notes(hand: RecordedHand, match: Match) -> list[dict[str, Any]]:
+    """A hand's findings (its own and the sequence's) for a page: the seat named, the article as
+    people read it (``article_label``: «Reglamento AMM, art. 3.8», never «seed 000») and the pair
+    at fault by name (A is the hand's mano pair). The code stays in the dict for the templates'
+    logic; the pages do not show it."""
+    names = frame(hand, match)
+    found = []
+    for f in hand.all_findings:
+        seat, pair = f.get("seat"), f.get("pair")
+        pair_name = names.get(pair, "") if isinstance(pair, str) else ""
+        found.append(
+            {
+                **f,
+                "seat_label": SEAT_LABELS[seat] if isinstance(seat, int) and 0 <= seat < 4 else "",
+                "article_label": article_label(str(f.get("article", ""))),
+                "pair_label": f"{pair} ({pair_name})" if pair_name else (pair or ""),
+            }
+        )
+    return found
 
 
 def matches_with_players() -> QuerySet[Match]:
@@ -126,7 +152,7 @@ def match_hands(match: Match) -> MatchHands:
     games = _games(match)
     for game in games:
         for hand in game.current_hands:
-            hand.notes = notes(hand)
+            hand.notes = notes(hand, match)
     return MatchHands(match, games, next_hand(match, games), juegos_result(games, match.round.tournament.games_to_win))
 
 
@@ -150,9 +176,7 @@ def matches_for_hands(
     matches = list(
         Match.objects.filter(round=round_, pair_b__isnull=False)
         .select_related("pair_a", "pair_b")
-        .prefetch_related(
-            members_prefetch("pair_a__members"), members_prefetch("pair_b__members")
-        )
+        .prefetch_related(members_prefetch("pair_a__members"), members_prefetch("pair_b__members"))
         .annotate(
             hand_count=Count("recorded_games__hands", filter=Q(recorded_games__hands__is_current=True), distinct=True),
             game_count=Count("recorded_games", distinct=True),

@@ -34,9 +34,7 @@ from torneo.views.access import LoginRequired, tournament_for
 def _match(request: HttpRequest, slug: str, match_id: int) -> Match:
     """A played match of the tournament (public read; writes are checked by the services)."""
     tournament = tournament_for(request, slug)
-    return access_match(
-        request.user, tournament, match_id, playable=True, queryset=selectors.matches_with_players()
-    )
+    return access_match(request.user, tournament, match_id, playable=True, queryset=selectors.matches_with_players())
 
 
 def _deny(request: HttpRequest) -> None:
@@ -156,7 +154,7 @@ def hand_detail(request: HttpRequest, slug: str, match_id: int, hand_id: int) ->
         "match": match,
         "hand": hand,
         "versions": selectors.hand_versions(hand),
-        "notes": selectors.notes(hand),
+        "notes": selectors.notes(hand, match),
         "record_json": json.dumps(hand.record, ensure_ascii=False),
         "form": form,
         "may_change": may_change,

@@ -1,6 +1,6 @@
-"""The API of recorded hands and of the players' view: the engine's JSON record in, findings and
-running tantos out; 400 keyed by field with Spanish messages, nothing written; the same
-permissions as the pages; documented in the OpenAPI schema."""
+"""The API of recorded hands and of the players' view: the engine's JSON record in, findings (code,
+article and the article as people read it) and running tantos out; 400 keyed by field with Spanish
+messages, nothing written; the same permissions as the pages; documented in the OpenAPI schema."""
 
 import pytest
 from rest_framework.test import APIClient
@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 from scoring.models import RecordedHand, ResultSubmission
 from scoring.services.hands import hand_record
 from tests.factories import UserFactory
-from tests.scoring.test_hands_services import S1, S2, rec, table
+from tests.scoring.test_hands_services import S1, S2, S3, rec, table
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +77,39 @@ def test_3_14_claimed_tanteo_stands_in_the_api_with_an_aviso_carrying_both_count
     assert listed["hands"][0]["findings"][0]["table"] == {"A": 2, "B": 5}
 
 
+def test_findings_keep_code_and_article_and_add_the_article_as_the_pages_show_it():
+    """The API is for programs: «code» and «article» as the engine writes them; «article_label» as
+    people read it (the pages show only that and the message)."""
+    t = table()
+    hand_record(match=t.match, by=t.juez, record=rec(), mano="a")  # pair_a 1, pair_b 5
+    # Hand 2, pair_b mano: only A holds pares (seed 000), and it starts at 9 – 9, not at 5 – 1 (AMM 1.5).
+    record = rec(S3, score={"A": 9, "B": 9}, lances={"pares": ["A:envido", "B:quiero"]})
+    response = client_for(t.juez).post(api(t), {"record": record}, format="json")
+    assert response.status_code == 201, response.json()
+    hand = response.json()["hand"]
+    [finding] = hand["findings"]
+    assert (finding["code"], finding["article"], finding["article_label"], finding["lance"], finding["pair"]) == (
+        "envite_sin_contrario",
+        "seed 000 (anuncio de las jugadas)",
+        "Reglas generales del mus (anuncio de las jugadas)",
+        "pares",
+        "A",
+    )
+    [sequence] = hand["sequence_findings"]
+    assert (sequence["code"], sequence["article"], sequence["article_label"]) == (
+        "marcador_previo_incorrecto",
+        "AMM 1.5",
+        "Reglamento AMM, art. 1.5",
+    )
+    listed = client_for().get(api(t)).json()["games"][0]["hands"]
+    assert [f["article_label"] for h in listed for f in h["findings"] + h["sequence_findings"]] == [
+        "Reglas generales del mus (anuncio de las jugadas)",
+        "Reglamento AMM, art. 1.5",
+    ]
+    retrieved = client_for().get(api(t, hand["id"])).json()
+    assert retrieved["findings"][0]["article_label"] == "Reglas generales del mus (anuncio de las jugadas)"
+
+
 def test_the_list_is_public_with_every_juego_and_current_hand():
     t = table()
     hand_record(match=t.match, by=t.juez, record=rec(), mano="a")
@@ -102,12 +135,34 @@ def test_the_list_is_public_with_every_juego_and_current_hand():
             "record.lances.grande[1]",
             None,
         ),
+        (
+            {"mano": "a", "record": {"hands": S1, "lances": {"grande": ["A:envido", "B:quiero", "A:envido 2"]}}},
+            "record.lances.grande[2]",
+            "En grande, «A:envido 2» llega después de «B:quiero», que ya cerró el lance.",
+        ),
+        (
+            {
+                "mano": "a",
+                "record": {"hands": [], "lances": {"punto": ["A:envido"]}, "claimed": {"score": {"A": 1, "B": 0}}},
+            },
+            "record.lances.punto",
+            "En punto, el envite de la pareja A se quedó sin respuesta.",
+        ),
         ({"mano": "a", "record": {"hands": S1, "tantos": 3}}, "record.tantos", None),
         ({"record": {"hands": S1}}, "mano", "Indica qué pareja es mano en la primera mano del juego."),
         ({"mano": "c", "record": {"hands": S1}}, "mano", None),
         ({"mano": "a"}, "record", None),
     ],
-    ids=["repeated_card", "bet", "unknown_key", "no_mano", "bad_mano", "no_record"],
+    ids=[
+        "repeated_card",
+        "bet",
+        "lance_cerrado",
+        "envite_sin_respuesta",
+        "unknown_key",
+        "no_mano",
+        "bad_mano",
+        "no_record",
+    ],
 )
 def test_bad_input_is_a_400_keyed_by_field_in_spanish_and_nothing_is_written(payload, field, message):
     t = table()

@@ -2,7 +2,8 @@
 deals, the running tantos, juegos closing at the target and on an accepted órdago, the match
 result following from the juegos, false declarations (AMM 4.1a) as findings, the table's count
 standing where it differs from the engine's (AMM 3.14), typing mistakes refused with nothing
-written."""
+written (a betting sequence no play can have among them, while an envite without the jugada is a
+fact of play stored with its finding)."""
 
 import json
 import subprocess
@@ -36,6 +37,9 @@ S1 = ["12o 12c 1e 5b", "11o 11c 4e 4b", "3c 7o 7c 1b", "10o 6e 5c 2c"]
 # (seat 2: duples de seises y cincos beat seat 3's medias de ases), juego A +3 (seats 0 and 1 both
 # 31: the tie goes to mano). A 7, B 1.
 S2 = ["12o 11o 10o 1c", "12c 11c 7c 4c", "5o 5c 6e 6b", "1o 1e 2b 7b"]
+# S3: only pair A holds pares (seat 0 pareja de reyes, seat 2 pareja de sietes); nobody has juego.
+# En paso: grande A +1, chica B +1 (seat 3), pares A +2, punto B +1 (seat 1: 30). A 3, B 2.
+S3 = ["12o 12c 1e 5b", "11o 10c 4e 6b", "3c 7o 7c 1b", "10o 6e 5c 2c"]
 
 
 @dataclass
@@ -416,6 +420,106 @@ def test_a_record_out_of_format_is_refused_by_field_and_nothing_is_written(recor
     assert not RecordedHand.objects.exists()
 
 
+# Sequences of envites no play can have, whatever the cards (S1: both pairs hold pares, nobody juego).
+MALFORMED_SEQUENCES = [
+    pytest.param(
+        {"grande": ["A:paso", "B:quiero"]},
+        "lances.grande[1]",
+        "En grande, la pareja B dice «quiero» sin que haya envite.",
+        id="respuesta_sin_envite",
+    ),
+    pytest.param(
+        {"chica": ["A:envido", "A:envido 4"]},
+        "lances.chica[1]",
+        "En chica, la pareja A sube su propio envite: antes debe responder la pareja B.",
+        id="envite_propio",
+    ),
+    pytest.param(
+        {"grande": ["A:envido", "B:quiero", "A:envido 2"]},
+        "lances.grande[2]",
+        "En grande, «A:envido 2» llega después de «B:quiero», que ya cerró el lance.",
+        id="lance_cerrado_after_the_answer",
+    ),
+    pytest.param(
+        {"chica": ["A:paso", "B:paso", "A:paso", "B:paso", "A:envido"]},
+        "lances.chica[4]",
+        "En chica, «A:envido» llega cuando ya han pasado los cuatro jugadores: el lance quedó cerrado en paso.",
+        id="lance_cerrado_after_four_passes",
+    ),
+    pytest.param(
+        {"pares": ["A:ordago", "B:envido 5", "A:quiero"]},
+        "lances.pares[1]",
+        "En pares, la pareja B envida después de un órdago: solo cabe «quiero» o «no quiero».",
+        id="envite_tras_ordago",
+    ),
+    pytest.param(
+        {"punto": ["A:paso", "B:envido"]},
+        "lances.punto",
+        "En punto, el envite de la pareja B se quedó sin respuesta.",
+        id="envite_sin_respuesta",
+    ),
+    pytest.param(
+        {"grande": ["A:envido 1", "B:quiero"]},
+        "lances.grande[0]",
+        "En grande, la pareja A envida 1: un envite es de 2 tantos o más (AMM 3.6).",
+        id="envite_menor_de_dos",
+    ),
+]
+
+
+@pytest.mark.parametrize(("lances", "field", "message"), MALFORMED_SEQUENCES)
+def test_a_betting_sequence_no_play_can_have_is_refused_by_its_action_and_nothing_is_written_amm_3_9(
+    lances, field, message
+):
+    """Typing mistakes of the sequence (rule 1): refused with the reason, keyed by the action at
+    fault, with or without cards, and nothing is written — not stored «con errores»."""
+    t = table()
+    with pytest.raises(ValidationError) as excinfo:
+        hand_record(match=t.match, by=t.juez, record=rec(lances=lances), mano="a")
+    assert excinfo.value.message_dict == {field: [message]}
+    without_cards = {"hands": [], "lances": lances, "claimed": {"score": {"A": 3, "B": 3}}}
+    with pytest.raises(ValidationError) as excinfo:
+        hand_record(match=t.match, by=t.juez, record=without_cards, mano="a")
+    assert excinfo.value.message_dict == {field: [message]}
+    assert not RecordedHand.objects.exists() and not RecordedGame.objects.exists()
+    # A correction with the same mistake is refused too: the version it would replace stays.
+    hand = hand_record(match=t.match, by=t.juez, record=rec(), mano="a").hand
+    with pytest.raises(ValidationError):
+        hand_edit(hand=hand, by=t.juez, record=rec(lances=lances))
+    assert list(RecordedHand.objects.values_list("version", "is_current")) == [(1, True)]
+
+
+def test_every_lance_with_a_mistake_is_reported_at_once_amm_3_9():
+    t = table()
+    lances = {"grande": ["B:no quiero"], "chica": ["A:envido"], "pares": ["B:envido", "A:quiero"]}
+    with pytest.raises(ValidationError) as excinfo:
+        hand_record(match=t.match, by=t.juez, record=rec(lances=lances), mano="a")
+    assert sorted(excinfo.value.message_dict) == ["lances.chica", "lances.grande[0]"]
+
+
+def test_an_envite_without_the_jugada_is_a_fact_of_play_stored_with_its_finding_amm_3_8():
+    """AMM 3.8: envidar a pares or juego is declaring that one holds them; a pair that envida
+    without them made a false declaration, whose effects and sanctions are the juez's. The hand is
+    stored as played, with the finding, and stops the count (rule 2); so is an envite where only
+    the bettor's pair holds the jugada (the other pair spoke as if it held it)."""
+    t = table()
+    saved = hand_record(match=t.match, by=t.juez, record=rec(S3, lances={"pares": ["B:envido", "A:quiero"]}), mano="a")
+    [finding] = saved.hand.findings
+    assert (finding["code"], finding["article"], finding["severity"], finding["lance"], finding["pair"]) == (
+        "envite_sin_jugada",
+        "AMM 3.8",
+        "error",
+        "pares",
+        "B",
+    )
+    assert not saved.hand.valid and not saved.hand.counted and saved.game.stopped_at == 1
+    hand = hand_edit(hand=saved.hand, by=t.juez, record=rec(S3, lances={"pares": ["A:envido", "B:no quiero"]})).hand
+    assert [(f["code"], f["article"]) for f in hand.findings] == [
+        ("envite_sin_contrario", "seed 000 (anuncio de las jugadas)")
+    ]
+    assert hand.version == 2 and not hand.counted
+
+
 def test_the_first_hand_needs_the_mano_pair_and_mano_alternates_amm_2_8():
     t = table()
     with pytest.raises(ValidationError) as excinfo:
@@ -450,9 +554,10 @@ def test_a_hand_after_the_end_of_the_juego_is_an_error_amm_1_7_a():
     second.refresh_from_db()
     finding = next(f for f in second.sequence_findings if f["code"] == "mano_tras_fin_de_juego")
     assert (finding["severity"], finding["article"]) == ("error", "AMM 1.7.a")
-    assert (
-        finding["message"]
-        == "La mano n.º 2 se jugó después de que la pareja A de la mesa ganara el juego (mano n.º 1)."
+    pair = t.match.pair_a  # the winner named as the pages name it, never «A» of the match
+    assert finding["message"] == (
+        f"La mano n.º 2 se jugó después de que la pareja {pair.number} · {pair.display_name} ganara el juego "
+        "(mano n.º 1)."
     )
     assert not second.counted
     game = RecordedGame.objects.get()

@@ -1,6 +1,8 @@
 """The recorded-hands pages, as a phone uses them: the match's page with its juegos, hands and
-findings, the form for the next hand (prefilled with the running tantos), corrections as new
-versions, deletion, Spanish errors on the field at fault, and the staff's index of tables."""
+findings (their article as people read it, never an internal code), «A» and «B» named as the
+hand's mano pair and the other, the form for the next hand (prefilled with the running tantos),
+corrections as new versions, deletion, Spanish errors on the field at fault (a betting sequence no
+play can have included), and the staff's index of tables."""
 
 import re
 
@@ -9,7 +11,7 @@ from django.test import Client
 
 from scoring.models import RecordedHand
 from scoring.services.hands import hand_record
-from tests.scoring.test_hands_services import S1, S2, rec, table
+from tests.scoring.test_hands_services import MALFORMED_SEQUENCES, S1, S2, S3, rec, table
 
 pytestmark = pytest.mark.django_db
 
@@ -109,7 +111,7 @@ def test_a_bad_card_is_shown_on_its_seat_in_spanish_and_nothing_is_saved():
     assert not RecordedHand.objects.exists()
 
 
-def test_a_false_declaration_is_saved_and_shown_with_code_article_seat_and_lance_amm_4_1a():
+def test_a_false_declaration_is_saved_and_shown_with_article_seat_lance_and_pair_amm_4_1a():
     t = table()
     client = Client()
     client.force_login(t.juez)
@@ -117,11 +119,109 @@ def test_a_false_declaration_is_saved_and_shown_with_code_article_seat_and_lance
     response = client.post(url(t), data, follow=True)
     page = text_of(response)
     assert "Tiene errores: no cuenta para el tanteo hasta que se corrija" in page
-    assert "declaracion_falsa AMM 4.1a asiento: compañero del mano lance: pares" in page
-    assert "El asiento 2 (compañero del mano) declaró «pares no» y lleva pareja de sietes." in page
+    mano = f"{t.match.pair_a.number} · {t.match.pair_a.display_name}"  # pair_a is mano: A
+    assert (
+        f"Error · Reglamento AMM, art. 4.1a asiento: compañero del mano lance: pares pareja A ({mano}) "
+        "El asiento 2 (compañero del mano) declaró «pares no» y lleva pareja de sietes."
+    ) in page
+    assert "declaracion_falsa" not in response.content.decode()
     assert "Cuenta detenida en la mano 1: tiene errores" in page
     hand = RecordedHand.objects.get()
     assert hand.record["declarations"][2] == {"pares": False} and not hand.counted
+
+
+def test_findings_show_the_article_as_people_read_it_never_a_code_or_a_seed():
+    """«Reglamento AMM, art. 3.8», «Reglas generales del mus (…)» (seed 000): the page never shows
+    «envite_sin_jugada», «seed 000» and the like, on the match's page or the hand's."""
+    t = table()
+    hand_record(match=t.match, by=t.juez, record=rec(S3, lances={"pares": ["B:envido", "A:quiero"]}), mano="a")
+    hand = hand_record(match=t.match, by=t.juez, record=rec(S3, lances={"pares": ["A:envido", "B:no quiero"]})).hand
+    other = f"{t.match.pair_a.number} · {t.match.pair_a.display_name}"  # B of hand 2 (pair_b mano)
+    for response in (Client().get(url(t)), Client().get(url(t, hand.pk))):
+        html = response.content.decode()
+        main = html[html.index("<main") : html.index("</main>")]
+        assert not re.search(r"seed \d|envite_sin|_de_la_|data-code", main)
+    page = text_of(Client().get(url(t)))
+    assert (
+        "Error · Reglamento AMM, art. 3.8 lance: pares pareja B "
+        f"({t.match.pair_b.number} · {t.match.pair_b.display_name}) En pares, la pareja B envida sin llevar pares"
+    ) in page
+    assert (
+        f"Error · Reglas generales del mus (anuncio de las jugadas) lance: pares pareja A ({t.match.pair_b.number} · "
+        f"{t.match.pair_b.display_name}) En pares solo lleva la pareja A"
+    ) in page
+    assert f"pareja B ({other})" not in page  # hand 2's finding is A's: pair_b, its mano
+
+
+def test_the_ehmts_own_articles_are_named_as_the_ehmts():
+    t = table(rule_set="ehmt")
+    declarations = [{"pares": False}, None, None, None]  # seat 0 holds pareja de reyes: EHMT art. 12
+    hand_record(match=t.match, by=t.juez, record=rec(declarations=declarations), mano="a")
+    page = text_of(Client().get(url(t)))
+    assert "Error · Reglamento EHMT, art. 12 asiento: mano lance: pares" in page
+    assert "Aviso · Reglamento EHMT, arts. 12–14" in page  # the tanteo is not checked (its effects)
+    assert "EHMT art." not in page
+
+
+def test_a_and_b_are_named_as_the_mano_pair_and_the_other_on_the_hands_and_the_form():
+    t = table()
+    hand_record(match=t.match, by=t.juez, record=rec(), mano="a")
+    client = Client()
+    client.force_login(t.player_a)
+    response = client.get(url(t))
+    page = text_of(response)
+    a = f"{t.match.pair_a.number} · {t.match.pair_a.display_name}"
+    b = f"{t.match.pair_b.number} · {t.match.pair_b.display_name}"
+    assert f"Mano 1 1 – 5 ver o corregir A = pareja mano: {a}; B = la otra: {b}" in page
+    # The form for hand 2: pair_b is mano, so A is pair_b, on the legend and by the scores.
+    assert f"En toda la mano, A es la pareja mano y B la otra: A = {b} (pareja mano); B = {a}" in page
+    assert f"Marcador antes de la mano A {b} B {a}" in page
+    assert f"Tras la mano (lo que anotó la mesa) A {b} B {a}" in page
+    assert "pareja A de la mesa" not in page and "pareja B de la mesa" not in page  # one meaning of A and B
+    client.force_login(t.juez)  # who recorded it: the correction's form is theirs
+    detail = text_of(client.get(url(t, RecordedHand.objects.get().pk)))
+    assert f"A = pareja mano: {a}; B = la otra: {b}" in detail
+    assert f"A = {a} (pareja mano); B = {b}" in detail  # the correction's form: the hand's own mano
+
+
+def test_the_form_prefills_the_score_before_from_the_juegos_running_count_in_the_mano_pairs_frame():
+    """The next hand's score before is the juego's running count with A the next mano pair: after
+    1 – 5 (pair_a mano), pair_b is mano: A 5 – B 1; a new juego starts at 0 – 0, mano still
+    alternating (AMM 2.8)."""
+    t = table()
+    client = Client()
+    client.force_login(t.juez)
+    client.post(url(t), form_data(**cards(S1)))
+    html = client.get(url(t)).content.decode()
+    assert re.search(r'name="mano" value="b"[^>]*checked', html)
+    assert re.search(r'name="score_a" value="5"', html) and re.search(r'name="score_b" value="1"', html)
+    # pair_b mano (A): grande envido 40 accepted, seat 0's reyes: pair_b wins juego 1.
+    client.post(url(t), form_data(mano="b", **cards(S1), lance_grande="A:envido 40, B:quiero"))
+    response = client.get(url(t))
+    html = response.content.decode()
+    assert "Mano 1 del juego 2" in text_of(response)
+    assert re.search(r'name="mano" value="a"[^>]*checked', html)
+    assert re.search(r'name="score_a" value="0"', html) and re.search(r'name="score_b" value="0"', html)
+    # Hand 1 of juego 2 by the table (pair_a mano, 1 – 5): the next form, pair_b mano, A 5 – B 1.
+    client.post(url(t), form_data(**cards(S1)))
+    html = client.get(url(t)).content.decode()
+    assert re.search(r'name="score_a" value="5"', html) and re.search(r'name="score_b" value="1"', html)
+
+
+@pytest.mark.parametrize(("lances", "field", "message"), MALFORMED_SEQUENCES)
+def test_a_betting_sequence_no_play_can_have_is_shown_on_its_lance_and_nothing_is_saved_amm_3_9(lances, field, message):
+    t = table()
+    client = Client()
+    client.force_login(t.player_a)
+    [(lance, bets)] = lances.items()
+    response = client.post(url(t), form_data(**cards(S1), **{f"lance_{lance}": ", ".join(bets)}))
+    assert response.status_code == 200
+    assert response.context["form"].errors == {f"lance_{lance}": [message]}
+    html = response.content.decode()
+    assert "Revisa los campos marcados: no se ha guardado nada." in html
+    box = html[html.index(f'id="id_lance_{lance}"') :]
+    assert message in box[: box.index("</div>")]  # on the lance's own field
+    assert not RecordedHand.objects.exists()
 
 
 def test_3_14_the_page_counts_the_tables_tantos_and_shows_the_aviso_with_both_counts():
@@ -149,15 +249,15 @@ def test_3_14_the_page_counts_the_tables_tantos_and_shows_the_aviso_with_both_co
     assert "El tanteo anotado no coincide con el del motor: cuenta el de la mesa (AMM 3.14)" in page
     assert "Juego 1 2 – 5" in page and "tanteo de la mesa" in page and "Cuenta detenida" not in page
     assert (
-        "tanteo_de_la_mesa AMM 3.14 El tanteo anotado por la mesa no coincide con el del motor. Mesa: A 2 – B 5 "
+        "Aviso · Reglamento AMM, art. 3.14 El tanteo anotado por la mesa no coincide con el del motor. Mesa: A 2 – B 5 "
         "tras la mano (grande A 2 – B 0). Motor: A 1 – B 5 tras la mano (grande A 1 – B 0). Cuenta el de la mesa"
     ) in page
-    assert '<li class="finding aviso" data-code="tanteo_de_la_mesa">' in response.content.decode()
-    # The form for the next hand starts from the table's count: pair_b mano, A 5 – B 2.
     html = response.content.decode()
+    assert '<li class="finding aviso">' in html and "tanteo_de_la_mesa" not in html
+    # The form for the next hand starts from the table's count: pair_b mano, A 5 – B 2.
     assert re.search(r'name="score_a" value="5"', html) and re.search(r'name="score_b" value="2"', html)
     detail = text_of(client.get(url(t, hand.pk)))
-    assert "tanteo_de_la_mesa AMM 3.14" in detail and "Motor: A 1 – B 5 tras la mano" in detail
+    assert "Aviso · Reglamento AMM, art. 3.14" in detail and "Motor: A 1 – B 5 tras la mano" in detail
 
 
 def test_correcting_a_hand_saves_a_new_version_and_keeps_the_old_one():

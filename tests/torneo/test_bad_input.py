@@ -22,7 +22,7 @@ from scoring.models import RecordedGame, RecordedHand
 from scoring.services.hands import MAX_LANCE_STAKE, hand_record, max_score_after
 from scoring.services.results import result_submit
 from tests.factories import TournamentFactory, UserFactory, grant, player_data
-from tests.scoring.test_hands_services import S1, table
+from tests.scoring.test_hands_services import MALFORMED_SEQUENCES, S1, table
 from tests.torneo.simulation import new_tournament
 from tests.torneo.test_concurrency import run_together
 from tests.torneo.test_round_views import publish_next
@@ -201,6 +201,26 @@ def test_tantos_no_hand_can_have_are_a_400_keyed_by_field_and_nothing_is_written
     assert not RecordedHand.objects.exists() and not RecordedGame.objects.exists()
 
 
+@pytest.mark.parametrize(("lances", "field", "message"), MALFORMED_SEQUENCES)
+def test_a_betting_sequence_no_play_can_have_is_a_400_keyed_by_its_action_and_nothing_is_written(
+    lances, field, message
+):
+    t = table()
+    record = {"hands": S1, "lances": lances}
+    response = api_client(t.juez).post(hands_url(t), {"mano": "a", "record": record}, format="json")
+    assert response.status_code == 400, response.content[:300]
+    assert response.json() == {f"record.{field}": [message]}
+    assert not RecordedHand.objects.exists() and not RecordedGame.objects.exists()
+
+
+def test_thousands_of_passes_are_refused_at_the_fifth_not_a_500():
+    t = table()
+    record = {"hands": S1, "lances": {"grande": ["A:paso", "B:paso"] * 5000}}
+    response = api_client(t.juez).post(hands_url(t), {"mano": "a", "record": record}, format="json")
+    assert response.status_code == 400 and list(response.json()) == ["record.lances.grande[4]"]
+    assert not RecordedHand.objects.exists()
+
+
 def test_the_bounds_themselves_are_accepted_and_fit_the_database():
     """At the bounds: 39 before (a juego decided at fewer tantos, AMM 6.4, starts below the target
     too), 139 after a hand without cards, an accepted envite of 100 counted by the engine."""
@@ -238,6 +258,9 @@ def test_the_hands_page_shows_the_bounds_as_form_errors():
     response = client.post(url, {**form, "mano": "a", "lance_grande": "A:envido 999999999, B:quiero"})
     assert response.status_code == 200
     assert "como mucho 100" in " ".join(response.context["form"].errors["lance_grande"])
+    response = client.post(url, {**form, "mano": "a", "lance_chica": "B:no quiero; A:envido"})
+    assert response.status_code == 200
+    assert "sin que haya envite" in " ".join(response.context["form"].errors["lance_chica"])
     assert not RecordedHand.objects.exists()
 
 

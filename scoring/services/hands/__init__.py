@@ -4,8 +4,9 @@ hands, and the match result from the recorded juegos.
 
 One module per job: ``permissions`` who may record; ``records`` reading and checking one record
 (rules 1 and 2); ``count`` the juego's running count (rules 3 and 4); ``result`` following the
-match result (rule 5); ``writes`` the writes (record, edit, delete), which use the other four.
-Imports go one way, records → count → result → writes (permissions stands apart).
+match result (rule 5); ``writes`` the writes (record, edit, delete), which use the other four;
+``sources`` the articles the findings cite, named for people («Reglamento AMM, art. 3.8»).
+Imports go one way, records → count → result → writes (permissions and sources stand apart).
 
 The rules of the record, precisely (README «Manos anotadas» says the same to users):
 
@@ -13,13 +14,30 @@ The rules of the record, precisely (README «Manos anotadas» says the same to u
    engine's format (``RecordFormatError``, keyed by its field) and a deal that cannot exist — a
    card that is not one, a card twice, a hand without four cards (keyed ``hands[<seat>]``). The
    cards are optional (AMM 3.4.c has them shown at the end of every hand, but a table may not
-   note them): four hands or none. Tantos no hand can have are typing mistakes too: a score
-   before the hand outside 0 to tantos per juego − 1 (a juego decided at fewer tantos, AMM 6.4,
-   still starts below it), envites of one lance adding up to more than 100, a claimed score after
-   the hand below 0 or above tantos per juego − 1 + 100 (``records._check_tantos``).
+   note them): four hands or none. A lance's envites that no play can have, whatever the cards,
+   are typing mistakes of the sequence (``records._check_sequences``, keyed by the action at
+   fault, ``lances.<lance>[<index>]``): a «quiero» or «no quiero» with no envite
+   (``respuesta_sin_envite``), a pair answering, passing on or raising its own envite
+   (``envite_propio``, AMM 3.7.d, 3.10), anything after the answer or after four passes
+   (``lance_cerrado``, AMM 3.9, 3.8), an envite after an órdago (``envite_tras_ordago``), an
+   envite of less than 2 (``envite_menor_de_dos``, AMM 3.6) and an envite left without an answer
+   (``envite_sin_respuesta``, AMM 3.7, keyed by the lance, ``lances.<lance>``). Tantos no hand
+   can have are typing mistakes too: a score before the hand outside 0 to tantos per juego − 1
+   (a juego decided at fewer tantos, AMM 6.4, still starts below it), envites of one lance adding
+   up to more than 100, a claimed score after the hand below 0 or above tantos per juego − 1 +
+   100 (``records._check_tantos``).
 2. Everything else the engine finds is a fact about the play and the hand is stored with it:
-   false declarations by seat and lance (AMM 4.1a), illegal betting, an impossible score. A
-   disputed hand is recorded as it happened; the jueces' rulings (chapter IV) start from it.
+   false declarations by seat and lance (AMM 4.1a), an impossible score, and the betting that is
+   illegal only for who held the jugada or what the cards were: an envite by a pair without the
+   jugada (``envite_sin_jugada``: AMM 3.8, envidar is declaring that one holds it, a false
+   declaration whose effects and sanctions are the juez's), an envite where only the bettor's
+   pair holds it (``envite_sin_contrario``: the lance is not played then, so the other pair
+   spoke as if it held the jugada — a declaration not as recorded, for the juez), envites in the
+   fourth lance that was not played (``lance_equivocado``) or after an accepted órdago that
+   jugada mínima did not annul (``lance_tras_ordago``). These are errors: the hand does not
+   count (rule 3). A disputed hand is recorded as it happened; the jueces' rulings (chapter IV)
+   start from it. The pages show a finding as its article named for people («Reglamento AMM,
+   art. 3.8», ``sources``) and its message, never its code; the API keeps both.
    Tantos the table wrote (``claimed``) that differ from the engine's count are not an error:
    once the tantos are written down no claim on the count is admitted (AMM 3.14), so the
    table's count stands and the engine's comparison becomes one «aviso» for the juez with both
@@ -59,6 +77,7 @@ it in the module that looks it up (e.g. ``scoring.services.hands.writes.MAX_HAND
 from scoring.services.hands.permissions import can_change_hand, can_record_hands
 from scoring.services.hands.records import TABLE_COUNT_CODE, other
 from scoring.services.hands.result import juegos_result
+from scoring.services.hands.sources import article_label
 from scoring.services.hands.writes import HandSaved, hand_delete, hand_edit, hand_record, next_mano
 from scoring.services.results import MAX_LANCE_STAKE, max_score_after
 
@@ -66,6 +85,7 @@ __all__ = [
     "MAX_LANCE_STAKE",
     "TABLE_COUNT_CODE",
     "HandSaved",
+    "article_label",
     "can_change_hand",
     "can_record_hands",
     "hand_delete",

@@ -106,8 +106,18 @@ def _player_decides_without_cards(hand: RecordedHand, record: mus.RecordedHand) 
     )
 
 
+def _pair_name(game: RecordedGame, side: str) -> str:
+    """One of the match's pairs by its number and name, as the pages name it: the sentences of the
+    findings never say «A» or «B» of the match, which on the pages are the hand's mano pair and
+    the other."""
+    pair = game.match.pair_a if side == Side.A else game.match.pair_b
+    if pair is None:  # never for a played match
+        return str(Side(side).label)
+    return f"{pair.number} · {pair.display_name}"
+
+
 def _sequence_findings(
-    hand: RecordedHand, index: int, previous: tuple[int, int] | None, ended: tuple[str, int] | None
+    hand: RecordedHand, index: int, previous: tuple[int, int] | None, ended: tuple[str, int] | None, game: RecordedGame
 ) -> list[dict[str, Any]]:
     """The hand's place in the juego, as the engine's replay checks it (scoring.mus.replay_game)
     but against the juego's count as the site keeps it, where the table's count stands (AMM 3.14):
@@ -122,8 +132,10 @@ def _sequence_findings(
                 "article": "AMM 1.7.a",
                 "severity": "error",
                 "hand": index,
-                "message": _("La mano n.º %(n)d se jugó después de que la %(p)s ganara el juego (mano n.º %(w)d).")
-                % {"n": hand.number, "p": Side(side).label, "w": number},
+                "message": _(
+                    "La mano n.º %(n)d se jugó después de que la pareja %(p)s ganara el juego (mano n.º %(w)d)."
+                )
+                % {"n": hand.number, "p": _pair_name(game, side), "w": number},
             }
         )
     score = hand.record.get("score") or {}
@@ -179,7 +191,7 @@ def game_refresh(game: RecordedGame) -> bool:
         winner_side = None  # the hand's winner of the juego, as a side of the match
         if hand_winner is not None:
             winner_side = hand.mano_side if hand_winner is mus.Pair.A else other(hand.mano_side)
-        sequence = _sequence_findings(hand, index, previous, ended)
+        sequence = _sequence_findings(hand, index, previous, ended, game)
         sequence += _sequence_extras(hands, index)
         if hand.valid and _player_decides_without_cards(hand, record):
             sequence.append(_no_cards_decide(index))

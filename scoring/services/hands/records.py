@@ -1,9 +1,10 @@
 """Reading and checking one recorded hand, on its own: the frames (the engine's pair A is the
 hand's mano, the site's is the match's pair A), the juego's rules, the typing mistakes refused
-before anything is written (rule 1 of the package docstring: the engine's format, the deal, tantos
-no hand can have) and the hand's own findings that are stored with it (rule 2), among them the
-table's count where it differs from the engine's and stands (AMM 3.14, ``table_count``). No database
-writes and nothing about the other hands of the juego: the count and the writes build on it.
+before anything is written (rule 1 of the package docstring: the engine's format, the deal, a
+sequence of envites no play can have, tantos no hand can have) and the hand's own findings that
+are stored with it (rule 2), among them the table's count where it differs from the engine's and
+stands (AMM 3.14, ``table_count``). No database writes and nothing about the other hands of the
+juego: the count and the writes build on it.
 """
 
 from __future__ import annotations
@@ -52,6 +53,39 @@ def engine_record(hand: RecordedHand, game: RecordedGame) -> mus.RecordedHand:
 def _sentence(text: str) -> str:
     text = text.strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+# The engine's betting codes that a lance's sequence has whatever the cards: wrong as written, they
+# are typing mistakes and refused (rule 1). The other codes of an illegal bet depend on who holds
+# the jugada — envite_sin_jugada (AMM 3.8: envidar is declaring that one holds it, a false
+# declaration for the juez), envite_sin_contrario — or on the cards (lance_equivocado,
+# lance_tras_ordago): facts of the play, stored as findings (rule 2).
+SEQUENCE_CODES = frozenset(
+    {
+        "respuesta_sin_envite",
+        "envite_propio",
+        "lance_cerrado",
+        "envite_tras_ordago",
+        "envite_sin_respuesta",
+        "envite_menor_de_dos",
+    }
+)
+
+
+def _check_sequences(record: mus.RecordedHand) -> None:
+    """Refuse a lance whose sequence of envites no play can have, whatever the cards (rule 1,
+    SEQUENCE_CODES): each lance is resolved by the engine as if both pairs held the jugada, so
+    only the sequence itself is judged. Keyed by the action at fault, ``lances.<lance>[<index>]``,
+    or by the lance, ``lances.<lance>``, for an envite left without an answer."""
+    errors: dict[str, list[str]] = {}
+    for lance, bets in record.bets.items():
+        try:
+            mus.resolve_lance(lance, bets, record.rules)
+        except mus.IllegalBetError as error:
+            key = f"lances.{lance.key}" if error.index is None else f"lances.{lance.key}[{error.index}]"
+            errors.setdefault(key, []).append(_sentence(error.message))
+    if errors:
+        raise ValidationError(errors)
 
 
 # The bounds of a record's tantos are the site's bounds of a juego's tantos (MAX_LANCE_STAKE and
@@ -113,7 +147,8 @@ def clean_record(
     (rule 1 of the package docstring): ValidationError keyed by the engine's field. Returns the engine's record, its
     JSON as stored, and whether it has the cards. `score` is used when the record has none. Tantos
     no hand can have are typing mistakes too (`_check_tantos`), keyed «score», «claimed.score» or
-    the lance's envite."""
+    the lance's envite, and so is a sequence of envites no play can have (`_check_sequences`),
+    keyed by the lance's action at fault."""
     if not isinstance(data, Mapping):
         raise ValidationError({"record": _("Se esperaba una mano anotada: un objeto con «hands», «lances»…")})
     data = dict(data)
@@ -148,6 +183,7 @@ def clean_record(
     if rules.target != target:
         rules = dataclasses.replace(rules, target=target)
     record = dataclasses.replace(record, rules=rules)
+    _check_sequences(record)
     _check_tantos(record, target)
     if has_cards:
         _hands, problems = mus.check_deal(record.hands, rules.deck)
