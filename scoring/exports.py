@@ -1,14 +1,14 @@
-"""CSV exports of results, standings and the final classification: UTF-8 with a BOM (so that a
-spreadsheet reads the accents right), Spanish headers, one row per match or pair. Public data only
-(names and results, never contact data). Every file is written by torneo.csvsafe (CSV injection)."""
-
-from collections.abc import Iterable
+"""The tables of the exports of results, standings and the final classification: Spanish headers,
+one row per match or pair, every row as wide as its header. Public data only (names and results,
+never contact data). torneo.sheets writes them as CSV, Excel's CSV or .xlsx (?formato=), every
+text cell safe against CSV injection (torneo.csvsafe)."""
 
 from django.utils.translation import gettext as _
 
 from scoring.selectors import standings as selectors
-from torneo import csvsafe, snapshot
+from torneo import snapshot
 from torneo.models import Tournament
+from torneo.sheets import Sheet
 
 RESULT_HEADER = [
     "ronda",
@@ -30,11 +30,7 @@ RESULT_HEADER = [
 ]
 
 
-def _csv(header: list[str], rows: Iterable[list[object]]) -> str:
-    return csvsafe.csv_text([header, *rows])
-
-
-def results_csv(tournament: Tournament, round_number: int | None = None) -> str:
+def results_sheet(tournament: Tournament, round_number: int | None = None) -> Sheet:
     """Every match of the published rounds (or of one round), with its result; exentas included."""
     data = snapshot.load(tournament)
     matches = [m for m in data.matches if round_number is None or m.round_number == round_number]
@@ -61,13 +57,20 @@ def results_csv(tournament: Tournament, round_number: int | None = None) -> str:
                 m.version,
             ]
         )
-    return _csv(RESULT_HEADER, rows)
+    return Sheet(RESULT_HEADER, rows, _("Resultados"))
 
 
-def standings_csv(tournament: Tournament) -> str:
-    """The standings of the tournament's format, one row per pair and table (liguilla, pool)."""
+# The name scoring.views.results calls (scoring.views.render.csv_response sends the sheet).
+results_csv = results_sheet
+
+
+def standings_sheet(tournament: Tournament) -> Sheet:
+    """The standings of the tournament's format, one row per pair and table (liguilla, pool). The
+    tiebreak columns are those the standings page shows: a points table's (Swiss, liguillas); an
+    elimination format's tables have none (their order is the round of elimination)."""
     standings = selectors.standings(tournament)
-    tiebreaks = standings.value_tiebreaks
+    points = any(table.kind == "points" for table in standings.tables)
+    tiebreaks = standings.value_tiebreaks if points else []
     header = [
         "tabla",
         "puesto",
@@ -103,14 +106,19 @@ def standings_csv(tournament: Tournament) -> str:
                     r.byes,
                     r.juegos_diff,
                     r.tantos_diff,
-                    *r.values,
+                    *_padded(r.values, len(tiebreaks)),
                     r.status_label or (_("Clasificada") if r.qualifies else ""),
                 ]
             )
-    return _csv(header, rows)
+    return Sheet(header, rows, _("Clasificación"))
 
 
-def classification_csv(tournament: Tournament) -> str:
+def _padded(values: list[int | None], width: int) -> list[int | None]:
+    """A row's tiebreak values, as many as the header has tiebreak columns (blank when missing)."""
+    return [*values[:width], *[None] * (width - len(values))]
+
+
+def classification_sheet(tournament: Tournament) -> Sheet:
     """The final classification (positions shared when tied: puesto and puesto_hasta)."""
     result = selectors.classification(tournament)
     header = ["seccion", "puesto", "puesto_hasta", "pareja", "nombre", "jugadores", "puntos", "detalle"]
@@ -131,4 +139,4 @@ def classification_csv(tournament: Tournament) -> str:
             )
     for pair in result.excluded:
         rows.append(["", "", "", pair.number, pair.name, pair.players, "", _("Expulsada: no se clasifica")])
-    return _csv(header, rows)
+    return Sheet(header, rows, _("Clasificación final"))

@@ -7,14 +7,16 @@ scripts read and write JSON through the API (scoring/api/urls.py), never through
 from django.urls import path
 
 from scoring.views import hands, players, results, standings
+from torneo.sheets import with_formats
 
 app_name = "scoring"
 
 urlpatterns = [
     # Public
     path("resultados/", results.results, name="results"),
-    path("resultados/resultados.csv", results.results_csv, name="results_csv"),
-    path("resultados/ronda-<int:number>.csv", results.results_csv, name="results_round_csv"),
+    # Every export: CSV, or ?formato=excel (';', for Spanish Excel) or ?formato=xlsx (torneo.sheets).
+    path("resultados/resultados.csv", with_formats(results.results_csv), name="results_csv"),
+    path("resultados/ronda-<int:number>.csv", with_formats(results.results_csv), name="results_round_csv"),
     path("clasificacion/", standings.standings, name="standings"),
     path("clasificacion/clasificacion.csv", standings.standings_csv, name="standings_csv"),
     path("clasificacion/final/", standings.classification, name="classification"),

@@ -1,10 +1,82 @@
-"""Django admin for every tournament model, with their change history (django-simple-history)."""
+"""Django admin for every tournament model, with their change history (django-simple-history).
+
+**Searching ignores accents and case** («Garcia» finds «García», «pena» finds «Peña»), on SQLite
+and PostgreSQL alike, without PostgreSQL's ``unaccent`` extension: the search term is normalised
+in Python the way ``torneo.identity.normalize_name`` normalises names (NFKD, no accents, lower case,
+no punctuation) and compared with
+
+- a column stored normalised by the same function (``Player.normalized_name``, which the pair
+  search reaches through its members): a plain ``LIKE`` in the database, any list size;
+- for the short texts of small tables (tournaments' names and venues, pairs' names), the values
+  folded in Python, a bounded read of two columns (``AccentInsensitiveSearch.python_search_limit``).
+
+Django's own search (``search_fields``) still runs; these add what it misses.
+"""
+
+from typing import Any
 
 from django.contrib import admin
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
 from simple_history.admin import SimpleHistoryAdmin
 
-from torneo.identity import identity_key
-from torneo.models import Draw, Match, Pair, PairMember, Player, Round, Session, Tournament, TournamentRole
+from torneo.identity import identity_key, normalize_name
+from torneo.models import (
+    AccountToken,
+    Draw,
+    Match,
+    Pair,
+    PairMember,
+    Player,
+    Round,
+    Session,
+    Tournament,
+    TournamentRole,
+)
+
+
+class AccentInsensitiveSearch:
+    """A ModelAdmin mixin: the search also matches without accents or case (module docstring).
+
+    ``folded_search_fields``: columns stored normalised (``normalize_name``), searched in the
+    database; ``python_search_fields``: columns folded in Python, for small tables. As in Django's
+    search, every word of the term must be found (in any of the fields)."""
+
+    folded_search_fields: tuple[str, ...] = ()
+    python_search_fields: tuple[str, ...] = ()
+    python_search_limit = 20_000
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        results, may_have_duplicates = super().get_search_results(  # type: ignore[misc]
+            request, queryset, search_term
+        )
+        words = normalize_name(search_term).split()
+        if not words:
+            return results, may_have_duplicates
+        condition = Q()
+        if self.folded_search_fields:
+            in_db = Q()
+            for word in words:
+                any_field = Q()
+                for field in self.folded_search_fields:
+                    any_field |= Q(**{f"{field}__contains": word})
+                in_db &= any_field
+            condition |= in_db
+            may_have_duplicates = may_have_duplicates or any("__" in f for f in self.folded_search_fields)
+        if self.python_search_fields:
+            rows = queryset.order_by().values_list("pk", *self.python_search_fields)[: self.python_search_limit]
+            found = [
+                row[0]
+                for row in rows
+                if all(w in normalize_name(" ".join(str(v) for v in row[1:] if v)) for w in words)
+            ]
+            if found:
+                condition |= Q(pk__in=found)
+        if not condition:
+            return results, may_have_duplicates
+        return results | queryset.filter(condition), may_have_duplicates
 
 
 class SessionInline(admin.TabularInline):
@@ -19,10 +91,11 @@ class RoleInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(SimpleHistoryAdmin):
+class TournamentAdmin(AccentInsensitiveSearch, SimpleHistoryAdmin):
     list_display = ["name", "start_date", "venue", "status", "rule_set", "games_to_win", "listed"]
     list_filter = ["status", "rule_set", "listed"]
     search_fields = ["name", "venue", "slug"]
+    python_search_fields = ("name", "venue")
     prepopulated_fields = {"slug": ["name"]}
     inlines = [SessionInline, RoleInline]
     date_hierarchy = "start_date"
@@ -36,10 +109,12 @@ class MemberInline(admin.TabularInline):
 
 
 @admin.register(Pair)
-class PairAdmin(SimpleHistoryAdmin):
+class PairAdmin(AccentInsensitiveSearch, SimpleHistoryAdmin):
     list_display = ["__str__", "tournament", "status", "checked_in_at", "registered_at", "source"]
     list_filter = ["status", "source", "tournament"]
     search_fields = ["name", "members__player__normalized_name", "members__player__id_document"]
+    folded_search_fields = ("members__player__normalized_name",)
+    python_search_fields = ("name",)
     inlines = [MemberInline]
     list_select_related = ["tournament"]
 
@@ -65,10 +140,11 @@ class PairAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(SimpleHistoryAdmin):
+class PlayerAdmin(AccentInsensitiveSearch, SimpleHistoryAdmin):
     list_display = ["full_name", "tournament", "id_document", "club", "phone", "email", "user"]
     list_filter = ["tournament"]
     search_fields = ["normalized_name", "id_document", "email", "club"]
+    folded_search_fields = ("normalized_name",)
     list_select_related = ["tournament"]
     autocomplete_fields = ["user"]
 
@@ -125,3 +201,32 @@ class MatchAdmin(SimpleHistoryAdmin):
     search_fields = ["pair_a__name", "pair_b__name"]
     list_select_related = ["round", "pair_a", "pair_b", "winner"]
     raw_id_fields = ["pair_a", "pair_b", "winner", "draw"]
+
+
+@admin.register(AccountToken)
+class AccountTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """One-time codes and links (torneo/services/accounts.py): made on the site's pages, where their
+    secret is shown once; here they are only seen, annulled by date or deleted. The hash is not shown."""
+
+    list_display = ["__str__", "kind", "tournament", "player", "role", "label", "user", "expires_at", "state"]
+    list_filter = ["kind", "tournament"]
+    search_fields = ["label", "selector", "player__normalized_name", "user__username"]
+    list_select_related = ["tournament", "player", "user"]
+    exclude = ["secret_hash"]
+    readonly_fields = [
+        "tournament",
+        "kind",
+        "selector",
+        "player",
+        "role",
+        "label",
+        "user",
+        "created_by",
+        "created_at",
+        "expires_at",
+        "used_at",
+        "used_by",
+    ]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -14,7 +14,7 @@ import datetime
 import json
 import math
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final, TextIO
 
 DRAW_TO_CLOCK: Final = datetime.timedelta(minutes=5)
@@ -49,18 +49,64 @@ def max_duration_minutes(games_to_win: int) -> int:
     return 5 * math.ceil(MINUTES_PER_GAME * longest / 5)
 
 
-def clock_start(published_at: datetime.datetime, *, courtesy_minutes: int = 0) -> datetime.datetime:
-    """AMM 6.1.a: the latest moment the clock of a round's partidas starts, 5 minutes after the
-    draw's publication; plus the tiempo de cortesía of the jornada's first partida (6.1.c)."""
+def clock_start(
+    published_at: datetime.datetime,
+    *,
+    jornada_starts_at: datetime.datetime | None = None,
+    courtesy_minutes: int = 0,
+) -> datetime.datetime:
+    """The latest moment the clock of a round's partidas starts: the later of
+
+    - AMM 6.1.a: the draw's publication plus the time to find the table (at most 5 minutes), and
+    - AMM 6.1.c: the jornada's start plus its tiempo de cortesía (``courtesy_minutes``, which the
+      caller gives for the jornada's first partida only; 0 for the others).
+
+    A draw published before its jornada starts (the night before, at the venue's opening) does not
+    start the clock: the players are not there yet. Without a jornada, the courtesy time counts
+    from the draw's publication (the draw opens the jornada).
+    """
     if courtesy_minutes < 0:
         raise ValueError(f"el tiempo de cortesía no puede ser negativo ({courtesy_minutes})")
-    return published_at + DRAW_TO_CLOCK + datetime.timedelta(minutes=courtesy_minutes)
+    if jornada_starts_at is not None and (published_at.tzinfo is None) != (jornada_starts_at.tzinfo is None):
+        raise ValueError("la publicación y el comienzo de la jornada: las dos con zona horaria, o ninguna")
+    jornada = published_at if jornada_starts_at is None else jornada_starts_at
+    return max(published_at + DRAW_TO_CLOCK, jornada + datetime.timedelta(minutes=courtesy_minutes))
+
+
+def jornada_of(published_at: datetime.datetime, starts: Sequence[datetime.datetime]) -> int | None:
+    """The index in ``starts`` (the jornadas' start times) of the jornada a draw published at
+    ``published_at`` belongs to, for a round that names none:
+
+    - the last jornada started by the publication on the same day: the one being played (a morning
+      and an afternoon tanda: the morning's draws are the morning's);
+    - else the next jornada to start: the draw was made ahead of it (the night before, or at dawn
+      for a jornada at 10:00);
+    - else the last jornada.
+
+    The day is the one in ``published_at``'s time zone: give it in the tournament's local time.
+    None when there is no jornada.
+    """
+    if not starts:
+        return None
+    order = sorted(range(len(starts)), key=lambda i: starts[i])
+    tz = published_at.tzinfo
+
+    def day(when: datetime.datetime) -> datetime.date:
+        return when.astimezone(tz).date() if tz is not None and when.tzinfo is not None else when.date()
+
+    today = [i for i in order if starts[i] <= published_at and day(starts[i]) == published_at.date()]
+    if today:
+        return today[-1]
+    ahead = [i for i in order if starts[i] > published_at]
+    return ahead[0] if ahead else order[-1]
 
 
 @dataclasses.dataclass(frozen=True)
 class RoundTimes:
     """A round's times: the clock starts at ``starts_at`` at the latest (6.1.a, 6.1.c), the partida
-    should end by ``ends_at`` (6.2), and is ended by force at ``limit_at`` (6.5)."""
+    should end by ``ends_at`` (6.2), and is ended by force at ``limit_at`` (6.5). ``courtesy_minutes``
+    is the courtesy time applied (the jornada's first partida only) and ``jornada_starts_at`` the
+    start of the round's jornada, when it has one."""
 
     published_at: datetime.datetime
     starts_at: datetime.datetime
@@ -68,14 +114,39 @@ class RoundTimes:
     limit_at: datetime.datetime
     minutes: int
     courtesy_minutes: int = 0
+    jornada_starts_at: datetime.datetime | None = None
+
+    @property
+    def from_jornada(self) -> bool:
+        """True when the jornada's start (and courtesy), not the draw, sets the clock's start."""
+        return self.starts_at > self.published_at + DRAW_TO_CLOCK
 
 
-def round_times(published_at: datetime.datetime, games_to_win: int, *, courtesy_minutes: int = 0) -> RoundTimes:
-    """The times of a round published at ``published_at`` whose partidas are to ``games_to_win``."""
+def round_times(
+    published_at: datetime.datetime,
+    games_to_win: int,
+    *,
+    jornada_starts_at: datetime.datetime | None = None,
+    courtesy_minutes: int = 0,
+) -> RoundTimes:
+    """The times of a round published at ``published_at`` whose partidas are to ``games_to_win``,
+    in the jornada starting at ``jornada_starts_at`` (see :func:`clock_start`)."""
     minutes = max_duration_minutes(games_to_win)
-    start = clock_start(published_at, courtesy_minutes=courtesy_minutes)
+    start = clock_start(published_at, jornada_starts_at=jornada_starts_at, courtesy_minutes=courtesy_minutes)
     end = start + datetime.timedelta(minutes=minutes)
-    return RoundTimes(published_at, start, end, end + OVERTIME_LIMIT, minutes, courtesy_minutes)
+    return RoundTimes(published_at, start, end, end + OVERTIME_LIMIT, minutes, courtesy_minutes, jornada_starts_at)
+
+
+def _when(data: dict[str, object], key: str) -> datetime.datetime | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{key}: se esperaba una fecha ISO 8601")
+    try:
+        return datetime.datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"{key}: «{value}» no es una fecha ISO 8601") from None
 
 
 def _answer(data: object) -> dict[str, object]:
@@ -88,15 +159,10 @@ def _answer(data: object) -> dict[str, object]:
     if type(courtesy) is not int:
         raise ValueError("courtesy_minutes: se esperaba un número entero")
     out: dict[str, object] = {"games_to_win": games, "max_minutes": max_duration_minutes(games)}
-    published = data.get("published_at")
-    if published is not None:
-        if not isinstance(published, str):
-            raise ValueError("published_at: se esperaba una fecha ISO 8601")
-        try:
-            when = datetime.datetime.fromisoformat(published)
-        except ValueError:
-            raise ValueError(f"published_at: «{published}» no es una fecha ISO 8601") from None
-        times = round_times(when, games, courtesy_minutes=courtesy)
+    when = _when(data, "published_at")
+    jornada = _when(data, "jornada_starts_at")
+    if when is not None:
+        times = round_times(when, games, jornada_starts_at=jornada, courtesy_minutes=courtesy)
         out.update(
             starts_at=times.starts_at.isoformat(),
             ends_at=times.ends_at.isoformat(),
@@ -107,8 +173,9 @@ def _answer(data: object) -> dict[str, object]:
 
 def main(lines: Iterable[str] = sys.stdin, out: TextIO = sys.stdout) -> int:
     """``python -m torneo.clock``: each input line ``{"games_to_win": 3, "published_at": "…",
-    "courtesy_minutes": 0}`` (all optional) gives ``{"games_to_win", "max_minutes", "starts_at",
-    "ends_at", "limit_at"}``; a bad line gives ``{"error": "línea N: …"}`` and the command goes on."""
+    "jornada_starts_at": "…", "courtesy_minutes": 0}`` (all optional) gives ``{"games_to_win",
+    "max_minutes", "starts_at", "ends_at", "limit_at"}``; a bad line gives ``{"error": "línea N: …"}``
+    and the command goes on."""
     status = 0
     for number, line in enumerate(lines, start=1):
         if not line.strip():

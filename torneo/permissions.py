@@ -16,8 +16,10 @@ from enum import StrEnum
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import CharField, IntegerField, QuerySet, Value
 from django.http import Http404
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from torneo.models import Match, Pair, PairMember, Tournament, TournamentRole
 from torneo.typing import User
@@ -35,6 +37,7 @@ class Action(StrEnum):
     DRAWS_REDRAW = "draws.redraw"
     RESULTS_ENTER = "results.enter"
     RESULTS_OVERRIDE = "results.override"  # change a locked round's results (AMM 3.18)
+    RESULTS_RESOLVE = "results.resolve"  # decide between two actas that disagree (double check, AMM 3.16)
     CLOCKS_MANAGE = "clocks.manage"
     INCIDENTS_MANAGE = "incidents.manage"
     HANDS_RECORD = "hands.record"  # recorded hands of any match (the players of a match: their own)
@@ -44,7 +47,7 @@ class Action(StrEnum):
 _O, _C, _J = Role.ORGANIZER, Role.CONTROL, Role.JUEZ
 
 # The matrix. Organizer: everything for their tournament; mesa de control: registrations,
-# check-in, draws, results; juez: clocks, incidents, rulings.
+# check-in, draws, results; juez: clocks, incidents, rulings (and the disagreements between two actas).
 MATRIX: dict[Action, frozenset[str]] = {
     Action.TOURNAMENT_EDIT: frozenset({_O}),
     Action.ROLES_MANAGE: frozenset({_O}),
@@ -55,10 +58,48 @@ MATRIX: dict[Action, frozenset[str]] = {
     Action.DRAWS_REDRAW: frozenset({_O}),
     Action.RESULTS_ENTER: frozenset({_O, _C}),
     Action.RESULTS_OVERRIDE: frozenset({_O}),
+    Action.RESULTS_RESOLVE: frozenset({_O, _J}),
     Action.CLOCKS_MANAGE: frozenset({_O, _J}),
     Action.INCIDENTS_MANAGE: frozenset({_O, _J}),
     Action.HANDS_RECORD: frozenset({_O, _C, _J}),
     Action.PERSONAL_DATA_ERASE: frozenset({_O}),
+}
+
+
+# The implicit player role (``is_member_of``), by the name the pages give it; not a TournamentRole.
+PLAYER = "player"
+
+# The roles as the pages name them, in Spanish and in the matrix's order (the model's choices name
+# the functions for the admin and the forms).
+ROLE_LABELS: dict[str, Promise] = {
+    Role.ORGANIZER: _("organizador"),
+    Role.CONTROL: _("mesa de control"),
+    Role.JUEZ: _("juez"),
+    PLAYER: _("jugador"),
+}
+
+# The tournament's pages its menus offer (URL names) and the actions its view requires, any one of
+# them (``tournament_for(request, slug, action)``; none: a public page, for whoever may see the
+# tournament). A menu offers a page iff ``may_open``: never one that answers 403, and every page the
+# role may use (tests/torneo/test_menus.py holds this table to the views).
+PAGE_ACTIONS: dict[str, tuple[Action, ...]] = {
+    "torneo:tournament_detail": (),
+    "torneo:tournament_pairs": (),
+    "torneo:rounds_list": (),
+    "scoring:results": (),
+    "scoring:standings": (),
+    "scoring:bracket": (),
+    "scoring:find_player": (),
+    "scoring:pair_page": (),
+    "torneo:manage_dashboard": (Action.VIEW_PRIVATE,),
+    "torneo:manage_pairs": (Action.CHECK_IN,),
+    "torneo:manage_edit": (Action.TOURNAMENT_EDIT,),
+    "torneo:manage_sessions": (Action.TOURNAMENT_EDIT,),
+    "torneo:manage_roles": (Action.ROLES_MANAGE,),
+    "torneo:manage_rounds": (Action.DRAWS_MANAGE,),
+    "scoring:results_entry": (Action.RESULTS_ENTER,),
+    "scoring:results_queue": (Action.RESULTS_ENTER, Action.RESULTS_RESOLVE),
+    "scoring:hands_index": (Action.HANDS_RECORD,),
 }
 
 
@@ -83,6 +124,47 @@ def can(user: User, tournament: Tournament, action: Action) -> bool:
 def can_view(user: User, tournament: Tournament) -> bool:
     """Public pages: any non-draft tournament (listed or not); drafts only for its staff."""
     return tournament.is_visible_to_public or can(user, tournament, Action.VIEW_PRIVATE)
+
+
+def may_open(user: User, tournament: Tournament, page: str) -> bool:
+    """Whether the page (a URL name of ``PAGE_ACTIONS``) answers this user, rather than 403/404."""
+    actions = PAGE_ACTIONS[page]
+    return can_view(user, tournament) and (not actions or any(can(user, tournament, a) for a in actions))
+
+
+def own_pair_numbers(user: User, tournament: Tournament) -> list[int]:
+    """The numbers of the tournament's pairs in which the user is a player (the player role), cached
+    on the user object per request like ``roles_for``. One query, which also brings the user's staff
+    roles when ``roles_for`` has not asked yet (a union: the menus ask for both on every page)."""
+    if not user.is_authenticated:
+        return []
+    pairs_cache: dict[int, list[int]] = user.__dict__.setdefault("_own_pairs_cache", {})
+    if tournament.pk not in pairs_cache:
+        roles_cache: dict[int, frozenset[str]] = user.__dict__.setdefault("_tournament_roles_cache", {})
+        members = PairMember.objects.filter(tournament=tournament, player__user=user)
+        if user.is_superuser or tournament.pk in roles_cache:
+            numbers = list(members.values_list("pair__number", flat=True))
+        else:
+            staff = TournamentRole.objects.filter(tournament=tournament, user=user).order_by()
+            rows = staff.values_list("role", Value(0, output_field=IntegerField())).union(
+                members.order_by().values_list(Value(PLAYER, output_field=CharField()), "pair__number")
+            )
+            ties = list(rows)
+            roles_cache[tournament.pk] = frozenset(role for role, _n in ties if role != PLAYER)
+            numbers = [number for role, number in ties if role == PLAYER]
+        pairs_cache[tournament.pk] = sorted(set(numbers))
+    return pairs_cache[tournament.pk]
+
+
+def role_label(role: str) -> str:
+    """A role's value ("control") as the pages name it ("mesa de control")."""
+    return str(ROLE_LABELS.get(role, role))
+
+
+def role_labels(user: User, tournament: Tournament) -> list[str]:
+    """The user's roles in this tournament, named as the pages name them (the player role too)."""
+    held = roles_for(user, tournament) | ({PLAYER} if own_pair_numbers(user, tournament) else set())
+    return [str(label) for role, label in ROLE_LABELS.items() if role in held]
 
 
 def can_create_tournament(user: User) -> bool:

@@ -9,7 +9,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from torneo.ratelimit import limit_login
-from torneo.views import registrations, rounds, tournaments
+from torneo.views import accounts, registrations, rounds, tournaments
 
 tournament_patterns = [
     path("", tournaments.tournament_detail, name="tournament_detail"),
@@ -35,6 +35,15 @@ tournament_patterns = [
     path("gestion/importar/", registrations.pairs_import, name="manage_pairs_import"),
     path("gestion/exportar.csv", registrations.pairs_export, name="manage_pairs_export"),
     path("live.json", tournaments.tournament_live, name="tournament_live"),
+    # Accounts without the admin (torneo/services/accounts.py): codes, invitations, password links.
+    path("gestion/parejas/<int:number>/cuentas/", accounts.pair_accounts, name="manage_pair_accounts"),
+    path("gestion/cuentas/", accounts.manage_accounts, name="manage_accounts"),
+    path("gestion/cuentas/invitaciones/<int:pk>/anular/", accounts.invitation_revoke, name="manage_invitation_revoke"),
+    path("gestion/cuentas/<int:user_id>/contrasena/", accounts.password_reset_issue, name="manage_password_reset"),
+    path("cuenta/", accounts.claim, name="account_claim"),
+    path("cuenta/elegir/", accounts.claim_finish, name="account_claim_finish"),
+    path("cuenta/invitacion/<str:token>/", accounts.invitation_accept, name="account_invitation"),
+    path("cuenta/contrasena/<str:token>/", accounts.password_reset_use, name="account_password_reset"),
     # Rounds and draws: public pages under rondas/, staff pages under gestion/rondas/.
     path("rondas/", rounds.rounds_list, name="rounds_list"),
     path("rondas/<int:number>/", rounds.round_detail, name="round_detail"),
@@ -64,6 +73,7 @@ urlpatterns = [
     # Both login forms refuse password guessing (torneo/ratelimit.py).
     path("cuenta/entrar/", limit_login(auth_views.LoginView.as_view()), name="login"),
     path("cuenta/salir/", auth_views.LogoutView.as_view(), name="logout"),
+    path("cuenta/contrasena/", accounts.password_change, name="password_change"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("torneo.api.urls")),
     path("admin/login/", limit_login(admin.site.login)),  # before admin.site.urls, which has its own

@@ -5,11 +5,13 @@ outcome), which are these forms' field names, so torneo.forms.errors.attach_erro
 """
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.models import ResultSubmission
 from torneo.models import Match
 
 Outcome = Match.Outcome
@@ -102,6 +104,40 @@ class EntryForm(ResultFields):
 
 class CorrectionForm(ResultFields):
     """A correction from the match's history page (a new version)."""
+
+
+class ResolveForm(ResultFields):
+    """The third decision on two actas that disagree (double check, AMM 3.16): keep one of them,
+    or enter another result; always with a reason, which stays in the acta's history."""
+
+    NEW = "nuevo"
+
+    choice = forms.ChoiceField(label=_("Decisión"), widget=forms.RadioSelect)
+
+    field_order = ["choice", "games_a", "games_b", "outcome", "winner", "tantos", "reason"]
+
+    def __init__(self, *args: Any, versions: Sequence[ResultSubmission] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choice = self.fields["choice"]
+        assert isinstance(choice, forms.ChoiceField)
+        choice.choices = [(str(v.pk), _("Vale la versión %(v)d") % {"v": v.version}) for v in versions] + [
+            (self.NEW, _("Otro resultado (escríbelo debajo)"))
+        ]
+        choice.error_messages.update(
+            {"required": _("Elige una de las dos actas en desacuerdo, o anota otro resultado.")}
+        )
+        reason = self.fields["reason"]
+        reason.required = True
+        reason.label = _("Motivo de la decisión")
+        reason.error_messages.update(
+            {"required": _("Escribe el motivo de la decisión: queda en el historial del acta.")}
+        )
+
+    @property
+    def keeps(self) -> int | None:
+        """The id of the version kept; None: another result."""
+        choice = self.cleaned_data.get("choice")
+        return None if choice in (None, "", self.NEW) else int(choice)
 
 
 class RejectForm(forms.Form):

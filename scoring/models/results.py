@@ -17,6 +17,9 @@ class ResultSubmission(models.Model):
         CONFIRMED = "confirmed", _("Confirmado")
         REJECTED = "rejected", _("Rechazado")
         SUPERSEDED = "superseded", _("Sustituido")
+        # Double check (AMM 3.16): two people entered different actas; neither counts until the
+        # organizer or a juez decides (scoring.services.results.result_resolve).
+        DISPUTED = "disputed", _("En desacuerdo")
 
     class Source(models.TextChoices):
         CONTROL = "control", _("Mesa de control")
@@ -24,6 +27,7 @@ class ResultSubmission(models.Model):
         JUEZ = "juez", _("Juez")
         API = "api", _("API")
         HANDS = "hands", _("Manos anotadas")
+        RESOLUTION = "resolution", _("Decisión de un desacuerdo")
 
     match = models.ForeignKey(Match, verbose_name=_("partida"), on_delete=models.CASCADE, related_name="submissions")
     version = models.PositiveIntegerField(_("versión"))

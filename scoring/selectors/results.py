@@ -1,7 +1,8 @@
 """Reads for the results pages and the API: a round's results by table (the public list), the mesa
 de control's entry state (tables missing an acta, those awaiting confirmation), what the mesa sees
-after typing a table, a match's history of actas and the double check's confirmation queue. A fixed
-number of queries whatever the number of pairs (torneo.snapshot's match and pair rows).
+after typing a table, a match's history of actas and the double check's confirmation queue (where
+two actas that disagree are shown side by side, AMM 3.16). A fixed number of queries whatever the
+number of pairs (torneo.snapshot's match and pair rows).
 """
 
 from __future__ import annotations
@@ -46,10 +47,16 @@ def published_round(tournament: Tournament, number: object) -> Round | None:
     return tournament.rounds.filter(number=value, status=Round.Status.PUBLISHED).first()
 
 
+AWAITING = (ResultSubmission.Status.PROPOSED, ResultSubmission.Status.DISPUTED)
+
+
 def proposals(round_: Round) -> dict[int, ResultSubmission]:
-    """The submissions awaiting confirmation in a round, by match (double check)."""
-    subs = ResultSubmission.objects.filter(match__round=round_, status=ResultSubmission.Status.PROPOSED).select_related(
-        "submitted_by", "winner"
+    """The submissions awaiting confirmation in a round, by match (double check); of two actas in
+    disagreement, the latest (its status says it: DISPUTED)."""
+    subs = (
+        ResultSubmission.objects.filter(match__round=round_, status__in=AWAITING)
+        .select_related("submitted_by", "winner")
+        .order_by("match", "version")
     )
     return {s.match_id: s for s in subs}
 
@@ -85,6 +92,8 @@ class EntryState:
                     "score": submission_score(s),
                     "outcome": s.get_outcome_display(),
                     "by": s.submitted_by.get_username() if s.submitted_by else "",
+                    # Two actas that disagree: the organizer or a juez decides (AMM 3.16).
+                    "disagreement": s.status == ResultSubmission.Status.DISPUTED,
                 }
                 for m, s in self.awaiting
             ],
@@ -119,6 +128,11 @@ def match_lookup(match: Match) -> dict[str, Any]:
     pairs = pair_infos(match.round.tournament, [p for p in (match.pair_a_id, match.pair_b_id) if p])
     latest = match.submissions.select_related("submitted_by").first()
     pending = match.submissions.filter(status=ResultSubmission.Status.PROPOSED).select_related("submitted_by").first()
+    disputed = list(
+        match.submissions.filter(status=ResultSubmission.Status.DISPUTED)
+        .select_related("submitted_by")
+        .order_by("version")
+    )
     a = pairs[match.pair_a_id]
     b = pairs.get(match.pair_b_id) if match.pair_b_id else None
     return {
@@ -149,6 +163,20 @@ def match_lookup(match: Match) -> dict[str, Any]:
             if pending
             else None
         ),
+        # Two actas that disagree (double check, AMM 3.16), oldest first: nothing more is entered
+        # until the organizer or a juez decides; empty when there is no disagreement.
+        "disagreement": [
+            {
+                "id": d.pk,
+                "version": d.version,
+                "games_a": d.games_a,
+                "games_b": d.games_b,
+                "outcome": d.outcome,
+                "outcome_label": d.get_outcome_display(),
+                "by": d.submitted_by.get_username() if d.submitted_by else "",
+            }
+            for d in disputed
+        ],
         "locked": round_locked(match.round),
         # The next round's draw is committed but not yet made: a change here makes it stale.
         "next_prepared": Round.objects.filter(
@@ -163,10 +191,43 @@ def match_history(match: Match) -> list[ResultSubmission]:
     return list(match.submissions.select_related("submitted_by", "confirmed_by", "winner").order_by("-version"))
 
 
-def submissions_awaiting(tournament: Tournament) -> list[ResultSubmission]:
-    """The confirmation queue: every proposal of the tournament, oldest first."""
-    return list(
-        ResultSubmission.objects.filter(match__round__tournament=tournament, status=ResultSubmission.Status.PROPOSED)
+@dataclass
+class QueueItem:
+    """A line of the confirmation queue: one proposal, or the two actas of a match that disagree
+    (oldest first), shown side by side."""
+
+    match: Match
+    submissions: list[ResultSubmission]
+    # Of a disagreement: why the person looking may not decide it ("" if they may), set by the page
+    # (scoring.services.results.resolve_refusal).
+    refusal: str = ""
+
+    @property
+    def disagreement(self) -> bool:
+        return self.submissions[0].status == ResultSubmission.Status.DISPUTED
+
+    @property
+    def sub(self) -> ResultSubmission:
+        """The proposal (of a disagreement: the first version)."""
+        return self.submissions[0]
+
+
+def submissions_awaiting(tournament: Tournament) -> list[QueueItem]:
+    """The confirmation queue: every proposal of the tournament, and every disagreement (its two
+    actas together), oldest first."""
+    subs = (
+        ResultSubmission.objects.filter(match__round__tournament=tournament, status__in=AWAITING)
         .select_related("match__round", "match__pair_a", "match__pair_b", "submitted_by", "winner")
         .order_by("submitted_at", "pk")
     )
+    items: dict[tuple[int, str], QueueItem] = {}
+    for sub in subs:
+        # A match has at most one proposal, or (instead) the two actas of a disagreement.
+        key = (sub.match_id, sub.status)
+        if key in items:
+            items[key].submissions.append(sub)
+        else:
+            items[key] = QueueItem(sub.match, [sub])
+    for item in items.values():
+        item.submissions.sort(key=lambda s: s.version)
+    return list(items.values())

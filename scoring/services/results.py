@@ -9,7 +9,14 @@ publication of the next draw, so that no result slips in after the draw that sho
 
 With the tournament's double check on, a result counts only once a second person — or a player of
 the losing pair, like the signature of AMM 3.16 — confirms it; nobody confirms their own entry. A
-second, identical entry by another person confirms the first.
+second, identical entry by another person confirms the first. A second entry by another person
+that differs is a disagreement, not a replacement: both versions stay, as DISPUTED, neither applied
+to the match, and nothing more is entered, confirmed or rejected for that table until a third
+decision settles it (`result_resolve`): the organizer or a juez, with a reason, keeps one of the two
+or enters another result; the decision is a new version, confirmed at once, and the two end
+superseded (the one it keeps) or rejected. Neither person who entered one of the two decides alone,
+except the organizer when no one else (another organizer, or a juez) can. A person who corrects
+their own proposal still replaces it, and recorded hands keep their own rule (below).
 
 A result that players' own recorded hands decide is never self-confirmed, double check or not: it
 waits, proposed, until the mesa de control (or a juez, or the organizer) or the losing pair
@@ -31,8 +38,8 @@ from django.utils.translation import gettext as _
 
 from scoring.models import ResultSubmission
 from torneo.errors import Conflict, NotAllowed, TournamentError
-from torneo.models import Match, Pair, Round, Tournament
-from torneo.permissions import Action, can, is_member_of
+from torneo.models import Match, Pair, Round, Tournament, TournamentRole
+from torneo.permissions import MATRIX, Action, can, is_member_of, roles_for
 from torneo.services.live import live_bump
 from torneo.typing import AuthUser, User, signed_in
 
@@ -318,7 +325,9 @@ def result_submit(
     reason: str = "",
 ) -> ResultSubmission:
     """Enter (or correct) a match's result. `expected_version`: the latest version the person saw
-    (0 if none); a different latest version means someone else entered it first: Conflict."""
+    (0 if none); a different latest version means someone else entered it first: Conflict. With the
+    double check, another person's different entry is a disagreement (both DISPUTED); while one
+    stands, nothing is entered: Conflict (code "disagreement"), see `result_resolve`."""
     reason = (reason or "").strip()
     if len(reason) > MAX_REASON:
         raise _errors(reason=_("El motivo es demasiado largo (máximo %(n)d caracteres).") % {"n": MAX_REASON})
@@ -340,6 +349,10 @@ def result_submit(
                 )
             if not reason:
                 raise _errors(reason=_("Cambiar un resultado ya cerrado (AMM 3.18) necesita un motivo."))
+        disputed = _disputed(match)
+        if disputed:
+            # Only a third decision settles two actas that disagree (result_resolve).
+            raise Conflict(_disagreement_message(match, disputed), code="disagreement")
         latest = latest_version(match)
         if (
             expected_version is not None
@@ -371,18 +384,31 @@ def result_submit(
         pending = match.submissions.filter(status=Status.PROPOSED).select_related("submitted_by").first()
         if needs_confirmation and pending and can_confirm(by, pending) and _same(pending, data):
             return _confirm(match, pending, by)  # a second, identical entry confirms the first
+        submitter = by if isinstance(by, AuthUser) and by.pk else None  # nobody to record when anonymous
+        # A second, different entry by another person: a disagreement, both kept (AMM 3.16).
+        disagreement = (
+            needs_confirmation
+            and pending is not None
+            and not from_players
+            and _disagrees(
+                pending, data, submitter_id=submitter.pk if submitter else None, source=source, tournament=tournament
+            )
+        )
         if pending:
-            pending.status = Status.SUPERSEDED
+            pending.status = Status.DISPUTED if disagreement else Status.SUPERSEDED
             pending.save(update_fields=["status"])
         now = timezone.now()
-        submitter = by if isinstance(by, AuthUser) and by.pk else None  # nobody to record when anonymous
+        if disagreement:
+            status = Status.DISPUTED
+        else:
+            status = Status.PROPOSED if needs_confirmation else Status.CONFIRMED
         sub = ResultSubmission.objects.create(
             match=match,
             version=latest + 1,
             source=source,
             submitted_by=submitter,
             reason=reason,
-            status=Status.PROPOSED if needs_confirmation else Status.CONFIRMED,
+            status=status,
             confirmed_by=None if needs_confirmation else submitter,
             confirmed_at=None if needs_confirmation else now,
             outcome=data["outcome"],
@@ -443,6 +469,35 @@ def _only_player_proposals_since(match: Match, version: int, tournament: Tournam
     return bool(newer) and all(_is_player_proposal(sub, tournament) for sub in newer)
 
 
+def _disagrees(
+    pending: ResultSubmission, data: dict[str, Any], *, submitter_id: int | None, source: str, tournament: Tournament
+) -> bool:
+    """Whether a new entry that does not confirm the pending proposal is a disagreement with it
+    (double check, AMM 3.16): another person read the acta otherwise. Not so when it is the same
+    person correcting their own entry, when the proposal is a player's from the recorded hands
+    (the mesa's entry settles it), nor when both come from the recorded hands (the hands changed)."""
+    if pending.submitted_by_id == submitter_id or _same(pending, data):
+        return False
+    if _is_player_proposal(pending, tournament):
+        return False
+    return not (pending.source == ResultSubmission.Source.HANDS and source == ResultSubmission.Source.HANDS)
+
+
+def _disputed(match: Match) -> list[ResultSubmission]:
+    """The versions of a match in disagreement, oldest first (two, or none)."""
+    return list(
+        match.submissions.filter(status=Status.DISPUTED).select_related("submitted_by", "winner").order_by("version")
+    )
+
+
+def _disagreement_message(match: Match, disputed: Sequence[ResultSubmission]) -> str:
+    return _(
+        "La mesa %(t)s tiene dos actas que no coinciden (versiones %(v)s): no cuenta ninguna, y no se anota, "
+        "confirma ni rechaza nada más, hasta que la organización o un juez decida, con un motivo, cuál vale "
+        "o qué resultado anotar (AMM 3.16)."
+    ) % {"t": match.table_number or "—", "v": _(" y ").join(str(d.version) for d in disputed)}
+
+
 def _confirm(match: Match, sub: ResultSubmission, by: User) -> ResultSubmission:
     match.submissions.filter(status=Status.CONFIRMED).update(status=Status.SUPERSEDED)
     sub.status, sub.confirmed_by, sub.confirmed_at = Status.CONFIRMED, signed_in(by), timezone.now()
@@ -453,9 +508,10 @@ def _confirm(match: Match, sub: ResultSubmission, by: User) -> ResultSubmission:
 
 def can_confirm(user: User, sub: ResultSubmission) -> bool:
     """Staff who enter results, or a player of the losing pair (AMM 3.16) — never the submitter,
-    nor a player of the submitter's own pair (a side never confirms its own result)."""
-    if not user.is_authenticated or sub.submitted_by_id == user.pk:
-        return False
+    nor a player of the submitter's own pair (a side never confirms its own result); and nobody a
+    version in disagreement (see `result_resolve`)."""
+    if not user.is_authenticated or sub.submitted_by_id == user.pk or sub.status == Status.DISPUTED:
+        return False  # two actas in disagreement are decided (result_resolve), never confirmed
     match = sub.match
     if sub.submitted_by is not None and any(
         is_member_of(user, p) and is_member_of(sub.submitted_by, p) for p in (match.pair_a, match.pair_b) if p
@@ -479,6 +535,8 @@ def result_confirm(*, submission: ResultSubmission, by: User) -> ResultSubmissio
         sub = ResultSubmission.objects.select_related("match__round__tournament", "match__pair_a", "match__pair_b").get(
             pk=submission.pk
         )
+        if sub.status == Status.DISPUTED:
+            raise Conflict(_disagreement_message(match, _disputed(match)), code="disagreement")
         if sub.status != Status.PROPOSED:
             raise TournamentError(_("Este resultado ya no está pendiente de confirmar."), code="not_proposed")
         if sub.submitted_by_id == getattr(by, "pk", None):
@@ -498,10 +556,12 @@ def result_reject(*, submission: ResultSubmission, by: User, reason: str = "") -
     if len(reason) > MAX_REASON:
         raise _errors(reason=_("El motivo es demasiado largo (máximo %(n)d caracteres).") % {"n": MAX_REASON})
     with transaction.atomic():
-        _lock(submission.match_id)
+        match = _lock(submission.match_id)
         sub = ResultSubmission.objects.select_related("match__round__tournament", "match__pair_a", "match__pair_b").get(
             pk=submission.pk
         )
+        if sub.status == Status.DISPUTED:
+            raise Conflict(_disagreement_message(match, _disputed(match)), code="disagreement")
         if sub.status != Status.PROPOSED:
             raise TournamentError(_("Este resultado ya no está pendiente de confirmar."), code="not_proposed")
         if not can_confirm(by, sub) and sub.submitted_by_id != getattr(by, "pk", None):
@@ -510,3 +570,112 @@ def result_reject(*, submission: ResultSubmission, by: User, reason: str = "") -
         sub.save(update_fields=["status", "reason"])
         live_bump(tournament_id=sub.match.round.tournament_id)
         return sub
+
+
+# --- a disagreement between two actas (double check, AMM 3.16) ----------------------------------------
+
+
+def disagreement(match: Match) -> list[ResultSubmission]:
+    """The two versions of a match's acta that disagree, oldest first; empty when there is none."""
+    return _disputed(match)
+
+
+def resolve_refusal(user: User, match: Match, disputed: Sequence[ResultSubmission]) -> str | None:
+    """Why this user may not settle the disagreement (None: they may).
+
+    The organizer or a juez of the tournament (Action.RESULTS_RESOLVE), and once the next draw is
+    published only the organizer (AMM 3.18). Not a person who entered one of the two actas — the
+    decision is a third one — except the organizer when no one else can: no other organizer or
+    juez (organizer only, in a closed round) who entered neither."""
+    tournament = match.round.tournament
+    if not user.is_authenticated or not can(user, tournament, Action.RESULTS_RESOLVE):
+        return _("Solo la organización o un juez del torneo deciden entre dos actas que no coinciden.")
+    locked = is_locked(match)
+    if locked and not can(user, tournament, Action.RESULTS_OVERRIDE):
+        return _("La ronda ya está cerrada (AMM 3.18): solo la organización puede decidir entre estas dos actas.")
+    submitters = {d.submitted_by_id for d in disputed if d.submitted_by_id is not None}
+    if user.pk in submitters:
+        deciders = MATRIX[Action.RESULTS_OVERRIDE] if locked else MATRIX[Action.RESULTS_RESOLVE]
+        someone_else = (
+            TournamentRole.objects.filter(tournament=tournament, role__in=deciders)
+            .exclude(user_id__in=submitters)
+            .exists()
+        )
+        if someone_else or TournamentRole.Role.ORGANIZER not in roles_for(user, tournament):
+            return _("Has anotado una de las dos actas: decide otra persona (la organización o un juez del torneo).")
+    return None
+
+
+def can_resolve(user: User, match: Match, disputed: Sequence[ResultSubmission]) -> bool:
+    return bool(disputed) and resolve_refusal(user, match, disputed) is None
+
+
+def result_resolve(
+    *,
+    match: Match,
+    by: User,
+    reason: str,
+    choice: ResultSubmission | None = None,
+    outcome: str = Outcome.PLAYED,
+    games_a: int | None = None,
+    games_b: int | None = None,
+    winner: Pair | None = None,
+    tantos: Sequence[Sequence[int]] = (),
+) -> ResultSubmission:
+    """Settle two actas that disagree (double check, AMM 3.16): keep one of them (`choice`) or
+    enter another result, with a reason. The decision is a new version, confirmed at once and
+    applied to the match; the version it keeps ends superseded, the other rejected (both, when the
+    decision is another result). Who may: `resolve_refusal`."""
+    reason = (reason or "").strip()
+    if len(reason) > MAX_REASON:
+        raise _errors(reason=_("El motivo es demasiado largo (máximo %(n)d caracteres).") % {"n": MAX_REASON})
+    with transaction.atomic():
+        match = _lock(match.pk)
+        disputed = _disputed(match)
+        if not disputed:
+            raise TournamentError(
+                _("La mesa %(t)s no tiene actas en desacuerdo: ya se ha decidido.") % {"t": match.table_number or "—"},
+                code="no_disagreement",
+            )
+        refusal = resolve_refusal(by, match, disputed)
+        if refusal:
+            raise NotAllowed(refusal)
+        if not reason:
+            raise _errors(reason=_("Escribe el motivo de la decisión: queda en el historial del acta."))
+        if choice is not None:
+            kept = next((d for d in disputed if d.pk == choice.pk), None)
+            if kept is None:
+                raise _errors(choice=_("Elige una de las dos actas en desacuerdo, o anota otro resultado."))
+            data: dict[str, Any] = {
+                "outcome": kept.outcome,
+                "games_a": kept.games_a,
+                "games_b": kept.games_b,
+                "winner": kept.winner,
+                "tantos": list(kept.tantos or []),
+            }
+        else:
+            data = clean_result(
+                match=match, outcome=outcome, games_a=games_a, games_b=games_b, winner=winner, tantos=tantos
+            )
+        if is_locked(match):
+            _keep_what_the_draw_used(
+                match, outcome=data["outcome"], winner_id=data["winner"].pk if data["winner"] else None
+            )
+        decider = signed_in(by)
+        decision = ResultSubmission.objects.create(
+            match=match,
+            version=latest_version(match) + 1,
+            source=ResultSubmission.Source.RESOLUTION,
+            submitted_by=decider,
+            reason=reason,
+            status=Status.CONFIRMED,
+            confirmed_by=decider,
+            confirmed_at=timezone.now(),
+            **data,
+        )
+        for version in disputed:
+            version.status = Status.SUPERSEDED if _same(version, data) else Status.REJECTED
+            version.save(update_fields=["status"])
+        match.submissions.filter(status=Status.CONFIRMED).exclude(pk=decision.pk).update(status=Status.SUPERSEDED)
+        _apply(match, decision)
+        return decision

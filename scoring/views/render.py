@@ -3,18 +3,18 @@ written in Python rather than template loops: a 1,024-pair table is ~1,000 rows 
 the template engine renders in ~100 ms and these functions in a few. The page structure (headings,
 table heads, notes) stays in the templates; this markup mirrors templates/scoring/_pair.html.
 
-Also `csv_response`, how the results and the standings pages send their CSV exports (scoring.exports)
-as a download."""
+Also `csv_response`, how the results page sends its exports (scoring.exports) as a download: the CSV,
+or with scoring.urls' `with_formats` the format its ?formato= asks for (torneo.sheets)."""
 
 from collections.abc import Iterable
 from html import escape
 from typing import Any
 
-from django.http import HttpResponse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from scoring.selectors.standings import StandingsRow, StandingsTable
+from torneo.sheets import Sheet, SheetResponse, sheet_response
 from torneo.snapshot import MatchInfo, PairInfo
 
 
@@ -92,8 +92,6 @@ def bracket_trees(roots: Iterable[dict[str, Any]]) -> SafeString:
     return mark_safe("".join(f'<div class="bk-tree">{bracket_node(n)}</div>' for n in roots))
 
 
-def csv_response(content: str, filename: str) -> HttpResponse:
-    """A CSV export (scoring.exports) as a download named `filename`."""
-    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+def csv_response(sheet: Sheet, filename: str) -> SheetResponse:
+    """An export (scoring.exports) as a CSV download named `filename` ("….csv")."""
+    return sheet_response(sheet, filename.removesuffix(".csv"))

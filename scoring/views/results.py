@@ -5,7 +5,9 @@ The mesa de control's pages: fast entry by table number (a plain form that works
 JavaScript; static/js/results-entry.js speeds it up through the API, /api/v1/…/results/: lookup,
 pending and create), the confirmation queue of the double check,
 each match's history with corrections, and the confirmation a player of the losing pair gives from
-a phone (AMM 3.16). Thin: scoring.services.results decides, scoring.selectors.results reads."""
+a phone (AMM 3.16). Two actas that disagree are shown side by side, in red, on the queue and the
+history, where the organizer or a juez decides between them (`result_resolve`). Thin:
+scoring.services.results decides, scoring.selectors.results reads."""
 
 from typing import Any
 
@@ -19,11 +21,20 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from scoring import exports
-from scoring.forms.results import CorrectionForm, EntryForm, RejectForm, ResultFields
+from scoring.forms.results import CorrectionForm, EntryForm, RejectForm, ResolveForm, ResultFields
 from scoring.messages import describe_submission
 from scoring.models import ResultSubmission
 from scoring.selectors import results as selectors
-from scoring.services.results import can_confirm, result_confirm, result_reject, result_submit, round_locked
+from scoring.services.results import (
+    can_confirm,
+    disagreement,
+    resolve_refusal,
+    result_confirm,
+    result_reject,
+    result_resolve,
+    result_submit,
+    round_locked,
+)
 from scoring.views.render import csv_response
 from torneo.errors import Conflict, NotAllowed, TournamentError
 from torneo.forms.errors import attach_errors
@@ -148,6 +159,22 @@ def _submit(request: HttpRequest, match: Match, form: ResultFields) -> tuple[Res
     return sub, 200, ""
 
 
+def _tell(request: HttpRequest, match: Match, sub: ResultSubmission) -> None:
+    """The flash message after an acta is entered; a disagreement in red (AMM 3.16)."""
+    if sub.status == ResultSubmission.Status.DISPUTED:
+        score = selectors.submission_score(sub) or "–"
+        messages.error(
+            request,
+            _(
+                "Mesa %(t)s: %(a)s %(s)s %(b)s no coincide con el acta que ya estaba anotada. Quedan las dos en "
+                "desacuerdo: no cuenta ninguna hasta que la organización o un juez decida (AMM 3.16)."
+            )
+            % {"t": match.table_number or "—", "a": match.pair_a, "s": score, "b": match.pair_b},
+        )
+        return
+    messages.success(request, describe_submission(match, sub, request.user))
+
+
 def results_entry(request: HttpRequest, slug: str) -> HttpResponse:
     """Type the table, see the pairs, type the juegos, Enter: next table. This is the page without
     JavaScript (plain POSTs); the script does the same through the API."""
@@ -181,7 +208,7 @@ def results_entry(request: HttpRequest, slug: str) -> HttpResponse:
             return _entry_page(request, tournament, round_, form, lookup, 200)
         sub, status, error = _submit(request, match, form)
         if sub is not None:
-            messages.success(request, describe_submission(match, sub, request.user))
+            _tell(request, match, sub)
             return redirect(f"{reverse('scoring:results_entry', kwargs={'slug': slug})}?ronda={round_.number}")
         lookup = selectors.match_lookup(match)
         if status == 409:
@@ -226,11 +253,26 @@ def _entry_page(
 
 
 def results_queue(request: HttpRequest, slug: str) -> HttpResponse:
-    """The double check's queue: every result awaiting a second person's confirmation."""
-    tournament = tournament_for(request, slug, Action.RESULTS_ENTER)
+    """The double check's queue: every result awaiting a second person's confirmation, and every
+    disagreement between two actas, both side by side, for the organizer or a juez to decide."""
+    tournament = tournament_for(request, slug)
+    if not (
+        can(request.user, tournament, Action.RESULTS_ENTER) or can(request.user, tournament, Action.RESULTS_RESOLVE)
+    ):
+        if not request.user.is_authenticated:
+            raise LoginRequired
+        raise PermissionDenied
+    items = selectors.submissions_awaiting(tournament)
+    for item in items:
+        if item.disagreement:
+            item.refusal = resolve_refusal(request.user, item.match, item.submissions) or ""
     context = {
         "tournament": tournament,
-        "submissions": selectors.submissions_awaiting(tournament),
+        "items": items,
+        # Only what this person may confirm offers a button: never their own entry.
+        "confirmable": {
+            s.pk for item in items if not item.disagreement for s in item.submissions if can_confirm(request.user, s)
+        },
         "reject_form": RejectForm(),
     }
     return render(request, "scoring/manage/queue.html", context)
@@ -246,27 +288,41 @@ def result_history(request: HttpRequest, slug: str, match_id: int) -> HttpRespon
     )
     may_enter = can(request.user, tournament, Action.RESULTS_ENTER)
     locked = round_locked(match.round)
+    disputed = disagreement(match)
     may_correct = (
         may_enter
         and match.pair_b_id is not None
+        and not disputed  # two actas that disagree are decided, not corrected
         and (not locked or can(request.user, tournament, Action.RESULTS_OVERRIDE))
     )
+    refusal = resolve_refusal(request.user, match, disputed) if disputed else None
+    resolve_form = ResolveForm(versions=disputed)
+    form = CorrectionForm(initial=_initial(match))
     status = 200
-    if request.method == "POST":
+    if request.method == "POST" and request.POST.get("action") == "resolve":
+        if not can(request.user, tournament, Action.RESULTS_RESOLVE):
+            raise PermissionDenied
+        resolve_form = ResolveForm(request.POST, versions=disputed)
+        status = _resolve(request, match, disputed, resolve_form)
+        if status == 302:
+            return redirect(
+                safe_next(request, reverse("scoring:result_history", kwargs={"slug": slug, "match_id": match.pk}))
+            )
+        disputed = disagreement(match)
+        refusal = resolve_refusal(request.user, match, disputed) if disputed else None
+    elif request.method == "POST":
         if not may_enter:
             raise PermissionDenied
         form = CorrectionForm(request.POST)
         if form.is_valid():
             sub, status, error = _submit(request, match, form)
             if sub is not None:
-                messages.success(request, describe_submission(match, sub, request.user))
+                _tell(request, match, sub)
                 return redirect("scoring:result_history", slug=slug, match_id=match.pk)
             if error:
                 form.add_error(None, error)
         else:
             status = 400
-    else:
-        form = CorrectionForm(initial=_initial(match))
     history = selectors.match_history(match)
     context = {
         "tournament": tournament,
@@ -277,11 +333,54 @@ def result_history(request: HttpRequest, slug: str, match_id: int) -> HttpRespon
         "locked": locked,
         "may_correct": may_correct,
         "may_enter": may_enter,
+        "disagreement": disputed,
+        "may_resolve": bool(disputed) and refusal is None,
+        "resolve_refusal": refusal,
+        "resolve_form": resolve_form,
         "confirmable": {
             s.pk for s in history if s.status == ResultSubmission.Status.PROPOSED and can_confirm(request.user, s)
         },
     }
     return render(request, "scoring/manage/history.html", context, status=status)
+
+
+def _resolve(request: HttpRequest, match: Match, disputed: list[ResultSubmission], form: ResolveForm) -> int:
+    """Decide between two actas that disagree (AMM 3.16) with the form's data: 302 when done (the
+    message is flashed), else the status, with the errors on the form."""
+    if not form.is_valid():
+        return 400
+    data = form.cleaned_data
+    kept = next((d for d in disputed if d.pk == form.keeps), None)
+    try:
+        decision = result_resolve(
+            match=match,
+            by=request.user,
+            reason=data["reason"],
+            choice=kept,
+            outcome=data["outcome"],
+            games_a=data.get("games_a"),
+            games_b=data.get("games_b"),
+            winner=_winner(match, data.get("winner", "")),
+            tantos=data.get("tantos") or [],
+        )
+    except ValidationError as exc:
+        attach_errors(form, exc)
+        return 400
+    except TournamentError as exc:
+        form.add_error(None, str(exc))
+        return exc.http_status
+    messages.success(
+        request,
+        _("Mesa %(t)s: decidido, %(a)s %(s)s %(b)s (versión %(v)d). El resultado ya cuenta.")
+        % {
+            "t": match.table_number or "—",
+            "a": match.pair_a,
+            "s": selectors.submission_score(decision) or decision.get_outcome_display(),
+            "b": match.pair_b,
+            "v": decision.version,
+        },
+    )
+    return 302
 
 
 def _initial(match: Match) -> dict[str, Any]:
@@ -341,6 +440,8 @@ def result_confirm_view(request: HttpRequest, slug: str, submission_id: int) -> 
         "can_confirm": allowed and sub.status == ResultSubmission.Status.PROPOSED,
         "reject_form": RejectForm(),
         "own": sub.submitted_by_id == request.user.pk,
+        # A version in disagreement: both shown, decided on the match's history (AMM 3.16).
+        "disagreement": disagreement(sub.match) if sub.status == ResultSubmission.Status.DISPUTED else [],
     }
     return render(request, "scoring/confirm.html", context, status=status)
 

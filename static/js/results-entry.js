@@ -1,9 +1,17 @@
 // Fast entry of actas for the mesa de control, from the keyboard only:
-//   table number, Enter → the two pairs appear and the cursor goes to the juegos of pair A;
-//   one digit for A moves on to B; Enter saves and brings the cursor back to the table number.
+//   table number, Enter → the cursor goes at once to the juegos of pair A (the two pairs appear when
+//   the lookup answers); one digit for A moves on to B; Enter sends the acta and brings the cursor
+//   back, at once too, to an empty form for the next table.
+// Nothing typed is ever lost to the network: the cursor never waits for an answer, and an answer
+// never moves the cursor nor touches a field the mesa types in. Each lookup has a number: only the
+// answer of the latest one, for the number still in the table field, is shown (older ones are
+// aborted or dropped). An acta is read from the form when Enter is pressed and saved in the
+// background; if it is refused, it comes back to the form with its messages when the form is still
+// empty, or else the page says so and offers to go back to it (never overwriting the next acta).
 // The form carries the version of the acta it saw: if someone else entered that table meanwhile
 // the server answers 409 and the page says so (nothing is overwritten unseen). The lists of tables
-// still missing an acta (and awaiting confirmation) refresh after each entry and every few seconds.
+// still missing an acta (and awaiting confirmation) and their counters refresh after each entry and
+// every few seconds.
 // Without JavaScript the same form works with plain POSTs (table first, then the juegos).
 // The script talks to the API (/api/v1/tournaments/<slug>/results/…, URLs in the form's data-*):
 //   data-lookup  GET  lookup/?round=&table=  the match at a table (pairs, result, version);
@@ -23,11 +31,27 @@
   const feedback = document.getElementById("entry-feedback");
   const more = document.getElementById("entry-more");
   const round = form.dataset.round;
-  // Texts come translated from the page ({name} placeholders are filled in here).
+  // Texts come translated from the page ({name} placeholders are filled in here): the table of
+  // entry-strings, and the form's data-msg-* for the few the table does not have.
   const T = JSON.parse(document.getElementById("entry-strings").textContent);
-  const t = (key, values) => T[key].replace(/\{(\w+)\}/g, (_, name) => (values && values[name] !== undefined ? values[name] : ""));
-  let current = null; // the lookup of the table on screen
-  let pending = null; // the lookup request in flight
+  for (const [key, text] of Object.entries(form.dataset)) {
+    const name = key.startsWith("msg") && key.length > 3 ? key[3].toLowerCase() + key.slice(4) : null;
+    if (name && text && !(name in T)) T[name] = text;
+  }
+  const fill = (text, values) =>
+    text.replace(/\{(\w+)\}/g, (_, name) => (values && values[name] !== undefined ? values[name] : ""));
+  const t = (key, values) => fill(T[key] || "", values);
+  // The texts the form had before any lookup (the winner's options, the labels beside the juegos).
+  const sideTexts = new Map();
+  for (const option of form.querySelectorAll("select[name=winner] option")) sideTexts.set(option, option.textContent);
+  const FIELDS = ["table", "games_a", "games_b", "outcome", "winner", "tantos", "reason", "version"];
+
+  let current = null; // the lookup of the table on screen (the number in the table field)
+  let absent = null; // the number in the table field when the answer was "there is no such table"
+  let inflight = null; // the lookup in flight for the table field: {value, controller, promise, claimed}
+  let lookupSeq = 0; // the number of the latest lookup: an answer for an earlier one is dropped
+  let stateSeq = 0; // the same for the lists of tables (answers of pending/ and of each acta sent)
+  let stateShown = 0;
   let timer = null;
 
   function el(tag, attrs, ...children) {
@@ -49,8 +73,20 @@
 
   function url(base, id) { return base.replace(/\/0\/(?=[^/]*\/?$)/, "/" + id + "/"); }
 
+  // The pairs named beside the juegos fields and in the winner's options (none: "A", "B").
+  function showSides(data) {
+    for (const side of ["a", "b"]) {
+      const label = form.querySelector(`.entry-side[data-side="${side}"]`);
+      const pair = data ? data["pair_" + side] : null;
+      if (label) label.textContent = pair ? `${pair.number} ${pair.name}` : side.toUpperCase();
+      const option = form.querySelector(`select[name=winner] option[value="${side}"]`);
+      if (option) option.textContent = pair ? `${side.toUpperCase()} · ${pair.number} ${pair.name}` : sideTexts.get(option);
+    }
+  }
+
   function showLookup(data) {
     current = data;
+    absent = null;
     version.value = data.version;
     card.replaceChildren();
     const pairs = el("div", { class: "entry-pairs" }, pairNode("A", data.pair_a),
@@ -72,56 +108,102 @@
       more.open = true;
     }
     card.append(el("p", {}, el("a", { href: url(form.dataset.history, data.id) }, t("history"))));
-    for (const side of ["a", "b"]) {
-      const label = form.querySelector(`.entry-side[data-side="${side}"]`);
-      const pair = data["pair_" + side];
-      if (label) label.textContent = pair ? `${pair.number} ${pair.name}` : side.toUpperCase();
-      const option = form.querySelector(`select[name=winner] option[value="${side}"]`);
-      if (option) option.textContent = pair ? `${side.toUpperCase()} · ${pair.number} ${pair.name}` : side.toUpperCase();
-    }
+    showSides(data);
   }
 
-  function showNoMatch(message) {
+  function showNoMatch(message, value) {
     current = null;
+    absent = value;
     version.value = "";
     card.replaceChildren(el("p", { class: "errorlist" }, message));
+    showSides(null);
+  }
+
+  // Nothing known about the number in the table field (it changed, or the form was cleared).
+  function clearMatch() {
+    current = null;
+    absent = null;
+    version.value = "";
+    card.replaceChildren(el("p", { class: "muted" }, t("hint")));
+    showSides(null);
   }
 
   // GET a JSON resource of the API: {response, data} (data {} when the body is not JSON).
-  async function getJSON(address) {
+  async function getJSON(address, signal) {
     const response = await fetch(address,
-      { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" });
+      { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store", signal });
     const data = await response.json().catch(() => ({}));
     return { response, data };
   }
 
-  async function lookup() {
+  // The match at a table: {ok, data}; null with no network answer (or aborted).
+  function fetchMatch(value, signal) {
+    return getJSON(`${form.dataset.lookup}?round=${round}&table=${value}`, signal).then(
+      ({ response, data }) => (signal && signal.aborted ? null : { ok: response.ok, data }),
+      () => null);
+  }
+
+  // Forget the lookup in flight: its answer will be dropped (and the request aborted, unless an
+  // acta being sent waits for it).
+  function cancelLookup() {
+    clearTimeout(timer);
+    lookupSeq += 1;
+    if (inflight && !inflight.claimed) inflight.controller.abort();
+    inflight = null;
+  }
+
+  // Look up the number in the table field and show its pairs: {ok, data}, or null (not a number,
+  // no network answer, or overtaken). The answer is shown only if it is the latest lookup's and the
+  // field still holds that number; it never moves the cursor nor touches the juegos.
+  function lookup() {
+    clearTimeout(timer);
     const value = table.value.trim();
-    if (!/^\d+$/.test(value)) { current = null; return null; }
-    if (current && String(current.table) === value) return current;
-    const request = getJSON(`${form.dataset.lookup}?round=${round}&table=${value}`)
-      .then(({ response, data }) => {
-        if (table.value.trim() !== value) return null; // typed on meanwhile
-        if (!response.ok) { showNoMatch(data.detail || t("check")); return null; }
-        showLookup(data);
-        return data;
-      }, () => null); // no network answer: sending the acta falls back to the plain form
-    pending = request;
-    try { return await request; } finally { if (pending === request) pending = null; }
+    if (!/^\d+$/.test(value)) { cancelLookup(); return Promise.resolve(null); }
+    if (current && String(current.table) === value) return Promise.resolve({ ok: true, data: current });
+    if (inflight && inflight.value === value) return inflight.promise;
+    cancelLookup();
+    const seq = lookupSeq;
+    const entry = { value, controller: new AbortController(), claimed: false };
+    entry.promise = fetchMatch(value, entry.controller.signal).then((answer) => {
+      if (inflight === entry) inflight = null;
+      if (seq !== lookupSeq || table.value.trim() !== value) return answer; // typed on meanwhile
+      if (answer && answer.ok) showLookup(answer.data);
+      else if (answer) showNoMatch(answer.data.detail || t("check"), value);
+      // no network answer: sending the acta falls back to the plain form
+      return answer;
+    });
+    inflight = entry;
+    return entry.promise;
+  }
+
+  // The cursor goes on to the juegos at once, whether or not the pairs are there yet (unless the
+  // answer already on screen says there is nothing to enter at this number).
+  function goToGames() {
+    const value = table.value.trim();
+    if (!/^\d+$/.test(value)) return;
+    lookup();
+    if (absent === value || (current && String(current.table) === value && current.is_bye)) {
+      table.select();
+      return;
+    }
+    gamesA.focus();
+    gamesA.select();
   }
 
   table.addEventListener("input", () => {
     clearTimeout(timer);
-    current = null;
+    const value = table.value.trim();
+    if (current && String(current.table) === value) return;
+    if (inflight && inflight.value === value) return;
+    cancelLookup();
+    if (current || absent !== null) clearMatch(); // the pairs on screen are another table's
     timer = setTimeout(lookup, 150);
   });
 
-  table.addEventListener("keydown", async (event) => {
+  table.addEventListener("keydown", (event) => {
     if (event.key !== "Enter") return;
     event.preventDefault();
-    clearTimeout(timer);
-    const data = await lookup();
-    if (data && !data.is_bye) { gamesA.focus(); gamesA.select(); }
+    goToGames();
   });
 
   gamesA.addEventListener("input", () => {
@@ -134,8 +216,9 @@
     form.querySelectorAll(".has-error").forEach((node) => node.classList.remove("has-error"));
   }
 
-  function say(message, kind) {
-    feedback.replaceChildren(el("p", { class: "msg " + (kind || ""), role: kind === "error" ? "alert" : "status" }, message));
+  function say(message, kind, ...extra) {
+    feedback.replaceChildren(el("p", { class: "msg " + (kind || ""), role: kind === "error" ? "alert" : "status" },
+      message, ...extra));
   }
 
   // DRF's messages: a list of strings, or nested by position (tantos: {"0": {"1": [...]}}).
@@ -166,14 +249,22 @@
     return first;
   }
 
-  function renderState(state) {
+  // The lists of tables and their counters, from an answer of the API (one asked for before a
+  // later one already shown is dropped).
+  function renderState(state, ticket) {
+    if (!state || ticket < stateShown) return;
+    stateShown = ticket;
     const missing = document.getElementById("entry-missing");
     if (missing) {
       missing.replaceChildren(...(state.missing.length ? state.missing.map((m) =>
         el("li", {}, el("button", { type: "button", "data-table": m.table, title: `${m.a} – ${m.b || ""}` }, m.table)))
         : [el("li", { class: "muted" }, t("all_done"))]));
-      const count = document.getElementById("missing-count");
-      if (count) count.textContent = state.missing.length;
+    }
+    const count = document.getElementById("missing-count");
+    if (count) count.textContent = state.missing.length;
+    const decided = document.getElementById("decided-count");
+    if (decided && decided.dataset.template && state.total !== undefined) {
+      decided.textContent = fill(decided.dataset.template, { d: state.decided, n: state.total });
     }
     const awaiting = document.getElementById("entry-awaiting");
     if (awaiting) {
@@ -182,22 +273,39 @@
           " ", el("a", { href: url(form.dataset.confirm, a.submission) }, t("confirm"))))
         : [el("li", { class: "muted" }, t("none"))]));
     }
+    const waiting = document.getElementById("awaiting-count");
+    if (waiting) waiting.textContent = state.awaiting.length;
   }
 
   async function refresh() {
+    const ticket = ++stateSeq;
     try {
       const { response, data } = await getJSON(`${form.dataset.pending}?round=${round}`);
-      if (response.ok) renderState(data);
+      if (response.ok) renderState(data, ticket);
     } catch (e) { /* the venue's network: try again later */ }
   }
 
-  function reset() {
+  // What the form holds, field by field (and whether "Otros casos" was open).
+  function typed() {
+    const values = { open: more.open };
+    for (const name of FIELDS) values[name] = $(name).value;
+    return values;
+  }
+
+  function isBlank() {
+    return ["table", "games_a", "games_b", "tantos", "reason"].every((name) => !$(name).value.trim())
+      && ($("outcome").value || "played") === "played" && !$("winner").value;
+  }
+
+  // An empty form, the cursor on the table number: ready for the next acta.
+  function clearForm() {
+    cancelLookup();
+    clearErrors();
     for (const name of ["table", "games_a", "games_b", "tantos", "reason", "version"]) $(name).value = "";
     $("outcome").value = "played";
     $("winner").value = "";
     more.open = false;
-    current = null;
-    card.replaceChildren(el("p", { class: "muted" }, t("hint")));
+    clearMatch();
     table.focus();
   }
 
@@ -231,43 +339,94 @@
     return /^-?\d+$/.test(value) ? Number(value) : value;
   }
 
-  // The acta as the API takes it, from the form; null (and the form's messages shown) if it cannot be.
-  function body() {
+  // The acta as the API takes it, from what was typed and the match looked up at its table (its
+  // version and pairs); null (and the form's messages shown) if it cannot be.
+  function body(values, match) {
     const errors = {};
-    if (!table.value.trim()) errors.table = [t("table_required")];
-    const tantos = parseTantos($("tantos").value);
+    if (!values.table.trim()) errors.table = [t("table_required")];
+    const tantos = parseTantos(values.tantos);
     if (tantos === null) errors.tantos = [t("tantos")];
     if (Object.keys(errors).length) {
       say(t("check"), "error");
       showErrors(errors);
       return null;
     }
-    const match = current && String(current.table) === table.value.trim() ? current : null;
-    const side = $("winner").value;
-    const pair = match && side ? match["pair_" + side] : null;
+    match = match && String(match.table) === values.table.trim() ? match : null;
+    const pair = match && values.winner ? match["pair_" + values.winner] : null;
+    const seen = match ? match.version : integer(values.version);
     return {
       round: integer($("round").value) ?? integer(round),
-      table: integer(table.value),
-      version: integer(version.value) ?? 0, // blank: "I saw no result", never overwrite one unseen
-      outcome: $("outcome").value || "played",
-      games_a: integer(gamesA.value),
-      games_b: integer(gamesB.value),
+      table: integer(values.table),
+      version: seen ?? 0, // blank: "I saw no result", never overwrite one unseen
+      outcome: values.outcome || "played",
+      games_a: integer(values.games_a),
+      games_b: integer(values.games_b),
       winner: pair ? pair.number : null,
       tantos,
-      reason: $("reason").value,
+      reason: values.reason,
       source: "control",
     };
+  }
+
+  // Put an acta back in the form (the cursor is placed by the caller).
+  function restore(values, match) {
+    cancelLookup();
+    clearErrors();
+    for (const name of FIELDS) $(name).value = values[name];
+    more.open = values.open;
+    if (match && String(match.table) === values.table.trim()) showLookup(match); else clearMatch();
+    if (match) version.value = match.version;
+  }
+
+  // An acta the API did not take, back in the form with what the API said about it.
+  function reopen({ values, match, status, data }) {
+    if (status === 409) {
+      // Someone else entered this table since it was loaded: show theirs, keep ours for a decision
+      // (the version now seen goes with the next Enter, which then corrects it knowingly).
+      restore(values, null);
+      gamesA.focus();
+      lookup().then(() => say(`${data.detail} ${t("conflict")}`, "error"));
+      return;
+    }
+    restore(values, match);
+    say(data.detail || t("check"), "error");
+    if (status === 400) {
+      const { code, ...errors } = data;
+      if (!showErrors(errors)) table.focus();
+      return;
+    }
+    table.focus();
+  }
+
+  // The answer to an acta the API did not take. If the form is still empty it comes back at once;
+  // if the mesa has started on the next one, that stays and the page offers to go back to it.
+  function refused(failure) {
+    if (isBlank()) { reopen(failure); return; }
+    const { code, ...rest } = failure.data;
+    const why = failure.status === 400 ? messagesOf(rest).join(" ") : failure.data.detail || "";
+    const back = el("button", { type: "button", class: "link" }, t("reopen", { table: failure.values.table.trim() }));
+    back.addEventListener("click", () => reopen(failure));
+    say(`${t("unsaved", { table: failure.values.table.trim() })} ${why || t("check")} `, "error", back);
   }
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clearErrors();
-    if (pending) await pending;
-    if (!current && table.value.trim()) await lookup();
-    const acta = body();
-    if (!acta) return;
-    const button = document.getElementById("entry-submit");
-    button.disabled = true;
+    const values = typed();
+    if (!body(values, null)) return; // the form's own checks: nothing sent, the form as it was
+    const value = values.table.trim();
+    // The match at that table: the one on screen, or the lookup in flight for it (kept for this acta).
+    let seen = null;
+    if (current && String(current.table) === value) seen = Promise.resolve({ ok: true, data: current });
+    else if (inflight && inflight.value === value) { inflight.claimed = true; seen = inflight.promise; }
+    // The acta is read: the form is for the next one at once, whatever the network does meanwhile.
+    clearForm();
+    say(t("saving", { table: value }), "");
+    let answer = seen ? await seen : null;
+    if (!answer) answer = await fetchMatch(value);
+    const match = answer && answer.ok ? answer.data : null;
+    const acta = body(values, match);
+    const ticket = ++stateSeq;
     let response;
     try {
       response = await fetch(form.dataset.submit, {
@@ -281,43 +440,26 @@
         },
       });
     } catch (e) {
-      button.disabled = false;
+      restore(values, match);
       form.submit(); // no network answer: the plain form still works
       return;
     }
-    button.disabled = false;
     const data = await response.json().catch(() => ({}));
     if (response.status === 201) {
       say(data.message, "");
-      renderState(data.state);
-      reset();
+      renderState(data.state, ticket);
       return;
     }
-    if (response.status === 409) {
-      // Someone else entered this table since it was loaded: show theirs, keep ours for a decision
-      // (the version now seen goes with the next Enter, which then corrects it knowingly).
-      current = null;
-      await lookup();
-      say(`${data.detail} ${t("conflict")}`, "error");
-      gamesA.focus();
-      return;
-    }
-    if (response.status === 400) {
-      say(data.detail || t("check"), "error");
-      const { code, ...errors } = data;
-      if (!showErrors(errors)) table.focus();
-      return;
-    }
-    say(data.detail || t("check"), "error");
-    table.focus();
+    refused({ values, match, status: response.status, data });
   });
 
   document.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-table]");
     if (!button) return;
+    clearErrors();
     table.value = button.dataset.table;
-    current = null;
-    lookup().then((data) => { if (data) { gamesA.focus(); gamesA.select(); } });
+    table.dispatchEvent(new Event("input"));
+    goToGames();
   });
 
   setInterval(() => { if (!document.hidden) refresh(); }, 8000);

@@ -2,7 +2,9 @@
 juez, mesa de control, organizer, another tournament's organizer, superuser): entering results is
 for the mesa and the organizer (never the juez), correcting a locked round (AMM 3.18) only for the
 organizer, and confirming for the staff or a player of the losing pair (AMM 3.16) — not of the
-winning one. Enforced on the server, pages and API alike."""
+winning one. Two actas that disagree (double check) are confirmed by nobody and decided by the
+organizer or a juez (Action.RESULTS_RESOLVE), who also see the queue. Enforced on the server, pages
+and API alike."""
 
 from typing import Any
 
@@ -41,6 +43,27 @@ def proposal(w: World, *, own_pair_loses: bool = True) -> ResultSubmission:
     return w._proposal  # type: ignore[attr-defined]
 
 
+def disputed(w: World) -> ResultSubmission:
+    """Two actas that disagree (double check, AMM 3.16), entered by two mesa users outside the
+    roles under test: the first of them."""
+    if not hasattr(w, "_disputed"):
+        w.tournament.results_double_check = True
+        w.tournament.save()
+        m = match(w)
+        first = result_submit(
+            match=m, by=grant(UserFactory(username="mesa-a"), w.tournament, "control"), games_a=3, games_b=1
+        )
+        result_submit(
+            match=m,
+            by=grant(UserFactory(username="mesa-b"), w.tournament, "control"),
+            games_a=1,
+            games_b=3,
+            expected_version=1,
+        )
+        w._disputed = first  # type: ignore[attr-defined]
+    return w._disputed  # type: ignore[attr-defined]
+
+
 def locked(w: World) -> Match:
     """Round 1's match once round 2's draw is published (AMM 3.18): a 3 ceros, so they meet again."""
     if not hasattr(w, "_locked"):
@@ -75,7 +98,8 @@ CASES = [
     # --- pages of the mesa de control ---
     Case("entry page", "get", lambda w: f"{s(w)}/gestion/resultados/?ronda={match(w).round.number}", RESULTS),
     Case("enter a result", "post", lambda w: f"{s(w)}/gestion/resultados/", RESULTS, entry),
-    Case("confirmation queue", "get", lambda w: f"{s(w)}/gestion/resultados/confirmar/", RESULTS),
+    # The queue: the mesa confirms there, the organizer and the juez decide disagreements there.
+    Case("confirmation queue", "get", lambda w: f"{s(w)}/gestion/resultados/confirmar/", RESULTS | {"juez"}),
     Case("history", "get", lambda w: f"{s(w)}/gestion/resultados/partida/{match(w).pk}/", VIEWERS_PRIVATE),
     Case(
         "correct from the history",
@@ -108,6 +132,19 @@ CASES = [
         "post",
         lambda w: f"{s(w)}/resultados/acta/{proposal(w, own_pair_loses=False).pk}/confirmar/",
         RESULTS,
+    ),
+    Case(
+        "resolve a disagreement between two actas (AMM 3.16)",
+        "post",
+        lambda w: f"{s(w)}/gestion/resultados/partida/{disputed(w).match_id}/",
+        ORGANIZER | {"juez"},
+        lambda w: {"action": "resolve", "choice": disputed(w).pk, "reason": "Visto el acta firmada"},
+    ),
+    Case(
+        "confirm one of two actas that disagree (AMM 3.16)",
+        "post",
+        lambda w: f"{s(w)}/resultados/acta/{disputed(w).pk}/confirmar/",
+        set(),
     ),
     Case(
         "reject as the losing pair",

@@ -3,7 +3,8 @@ rounds (waiting for the draw, the current table and opponent with its times, exe
 results, a result awaiting your confirmation), in a constant number of queries."""
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import connection
@@ -22,6 +23,8 @@ from torneo.services.registrations import pair_withdraw
 from torneo.services.rounds import draw_publish, live_draw, round_prepare
 
 pytestmark = pytest.mark.django_db
+
+MADRID = ZoneInfo("Europe/Madrid")
 
 
 def text_of(response) -> str:
@@ -146,12 +149,81 @@ def test_walkover_double_loss_and_withdrawn_pairs_read_right():
 
 def test_courtesy_time_of_the_jornadas_first_round_shows_in_the_times_amm_6_1_c():
     t = table()
-    session = Session.objects.create(tournament=t.tournament, name="J1", starts_at=timezone.now(), courtesy_minutes=15)
-    Round.objects.filter(pk=t.match.round_id).update(session=session)
     round_ = Round.objects.get(pk=t.match.round_id)
+    # The jornada started a minute before the draw was published, with 15 minutes of courtesy: the
+    # clock starts when the courtesy is over (14 minutes after the draw), not 5 minutes after it.
+    jornada = round_.published_at - timedelta(minutes=1)
+    session = Session.objects.create(tournament=t.tournament, name="J1", starts_at=jornada, courtesy_minutes=15)
+    Round.objects.filter(pk=round_.pk).update(session=session)
     page = text_of(Client().get(page_url(t.tournament, t.match.pair_a.number)))
-    start = timezone.localtime(round_.published_at + timedelta(minutes=20)).strftime("%H:%M")
-    assert f"a las {start} como tarde (AMM 6.1.a; con 15 min de cortesía, AMM 6.1.c)" in page
+    start = timezone.localtime(jornada + timedelta(minutes=15)).strftime("%H:%M")
+    assert f"a las {start} como tarde (comienzo de la jornada y 15 min de cortesía, AMM 6.1.c)" in page
+    assert f"Comienzo de la jornada {timezone.localtime(jornada).strftime('%H:%M')}" in page
+
+
+def _published_at(t, when) -> Round:
+    Round.objects.filter(pk=t.match.round_id).update(published_at=when)
+    return Round.objects.get(pk=t.match.round_id)
+
+
+def test_a_draw_published_before_the_jornada_starts_the_clock_after_its_courtesy_time_amm_6_1_c():
+    # The draw of the first round was published at 03:17; the jornada starts at 10:00 with 10
+    # minutes of courtesy: the clock starts at 10:10, not at 03:22.
+    t = table()
+    _published_at(t, datetime(2026, 12, 12, 3, 17, tzinfo=MADRID))
+    session = Session.objects.create(
+        tournament=t.tournament, name="J1", starts_at=datetime(2026, 12, 12, 10, tzinfo=MADRID), courtesy_minutes=10
+    )
+    Round.objects.filter(pk=t.match.round_id).update(session=session)
+    page = text_of(Client().get(page_url(t.tournament, t.match.pair_a.number)))
+    assert "Sorteo publicado 03:17" in page and "Comienzo de la jornada 10:00" in page
+    assert "a las 10:10 como tarde (comienzo de la jornada y 10 min de cortesía, AMM 6.1.c)" in page
+    assert "11:10 (máximo 60 minutos, AMM 6.2)" in page
+    assert "03:22" not in page
+
+
+def test_a_round_that_names_no_jornada_takes_the_one_its_draw_falls_in_amm_6_1_c():
+    # As the demo's rounds: drawn at dawn with no jornada named; the tournament's jornada that day
+    # starts at 10:00 with 10 minutes of courtesy.
+    t = table()
+    _published_at(t, datetime(2026, 12, 12, 3, 17, tzinfo=MADRID))
+    for day, courtesy in ((11, 5), (12, 10), (13, 15)):
+        Session.objects.create(
+            tournament=t.tournament,
+            name=f"J{day}",
+            starts_at=datetime(2026, 12, day, 10, tzinfo=MADRID),
+            courtesy_minutes=courtesy,
+        )
+    page = text_of(Client().get(page_url(t.tournament, t.match.pair_a.number)))
+    assert "a las 10:10 como tarde (comienzo de la jornada y 10 min de cortesía, AMM 6.1.c)" in page
+
+
+def test_the_courtesy_time_is_for_the_jornadas_first_round_only_amm_6_1_c():
+    # Round 2 of the jornada, drawn at 9:50 (round 1 was drawn at 3:17): the jornada's start, 10:00,
+    # sets the clock, without the courtesy time of its first partida.
+    sim = new_tournament(8, seed=3, games_to_win=3)
+    session = Session.objects.create(
+        tournament=sim.tournament, name="J1", starts_at=datetime(2026, 12, 12, 10, tzinfo=MADRID), courtesy_minutes=10
+    )
+    first = publish_next_round(sim)
+    Round.objects.filter(pk=first.pk).update(session=session, published_at=datetime(2026, 12, 12, 3, 17, tzinfo=MADRID))
+    for match in first.matches.filter(outcome=Match.Outcome.PENDING):
+        result_submit(match=match, by=sim.organizer, games_a=3, games_b=2)
+    second = publish_next_round(sim)
+    Round.objects.filter(pk=second.pk).update(published_at=datetime(2026, 12, 12, 9, 50, tzinfo=MADRID))
+    match = second.matches.filter(pair_b__isnull=False).select_related("pair_a").first()
+    page = text_of(Client().get(page_url(sim.tournament, match.pair_a.number)))
+    assert "a las 10:00 como tarde (comienzo de la jornada, AMM 6.1)" in page
+
+
+def test_a_draw_published_late_in_the_jornada_starts_the_clock_5_minutes_after_it_amm_6_1_a():
+    t = table()
+    _published_at(t, datetime(2026, 12, 12, 12, 40, tzinfo=MADRID))
+    Session.objects.create(
+        tournament=t.tournament, name="J1", starts_at=datetime(2026, 12, 12, 10, tzinfo=MADRID), courtesy_minutes=15
+    )
+    page = text_of(Client().get(page_url(t.tournament, t.match.pair_a.number)))
+    assert "a las 12:45 como tarde (AMM 6.1.a)" in page and "Comienzo de la jornada 10:00" in page
 
 
 def test_a_result_awaiting_the_losing_pair_links_its_players_to_the_confirmation_amm_3_16():

@@ -387,3 +387,34 @@ def test_a_round_number_out_of_any_range_is_not_found_never_a_500(client):
         response = client.get(f"/api/v1/tournaments/{t.slug}/results/?round={value}")
         assert response.status_code == 404, (value, response.status_code)
     assert client.get(f"/api/v1/tournaments/{t.slug}/results/?round=tres").status_code == 400
+
+
+def test_the_state_after_an_acta_has_the_counters_the_desk_shows(api, client):
+    """The desk refreshes «Mesas sin acta», «N de M con resultado» and «Pendientes de confirmar»
+    from the 201's state, without reloading: the same numbers the page shows once reloaded."""
+    import re
+
+    sim, round_, api_client, base = api
+    sim.tournament.results_double_check = True
+    sim.tournament.save()
+    first, second, _third = playing(round_)
+    other = grant(UserFactory(username="otra-mesa"), sim.tournament, "control")
+    result_submit(match=first, by=other, games_a=3, games_b=1, expected_version=0)  # awaiting confirmation
+    body = {"round": 1, "table": second.table_number, "games_a": 3, "games_b": 2, "version": 0}
+    state = api_client.post(f"{base}/results/", body, format="json").json()["state"]
+    counted = (state["total"], state["decided"], len(state["missing"]), len(state["awaiting"]))
+    assert counted == (3, 0, 1, 2)
+    client.force_login(other)
+    page = client.get(f"/torneos/{sim.tournament.slug}/gestion/resultados/").content.decode()
+
+    def shown(element_id: str) -> str:
+        found = re.search(rf'id="{element_id}"[^>]*>([^<]*)<', page)
+        assert found, element_id
+        return found.group(1)
+
+    assert (shown("missing-count"), shown("awaiting-count")) == ("1", "2")
+    assert shown("decided-count") == "0 de 3 con resultado"
+    assert 'data-template="{d} de {n} con resultado"' in page  # what the script fills in with decided, total
+    body = {"round": 1, "table": first.table_number, "games_a": 3, "games_b": 1, "version": 1}
+    state = api_client.post(f"{base}/results/", body, format="json").json()["state"]  # the same acta: confirmed
+    assert (state["total"], state["decided"], len(state["missing"]), len(state["awaiting"])) == (3, 1, 1, 1)

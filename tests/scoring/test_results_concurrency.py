@@ -1,6 +1,7 @@
 """Concurrent result entry on PostgreSQL (real transactions in threads): two people typing the same
 table at once — one wins, the other gets a clear conflict and nothing is lost; simultaneous
-confirmations; and a correction racing the next round's draw (AMM 3.18)."""
+confirmations; a confirmation racing a different second entry, and two decisions on the same
+disagreement (double check, AMM 3.16); and a correction racing the next round's draw (AMM 3.18)."""
 
 import time
 from typing import Any
@@ -10,7 +11,7 @@ from rest_framework.test import APIClient
 
 from scoring.models import ResultSubmission
 from scoring.services import results
-from scoring.services.results import result_confirm, result_submit
+from scoring.services.results import disagreement, result_confirm, result_resolve, result_submit
 from tests.factories import UserFactory, grant
 from tests.scoring import playing, publish_next_round
 from tests.torneo.simulation import new_tournament
@@ -111,6 +112,57 @@ def test_two_people_confirming_the_same_proposal_confirm_it_once_amm_3_16(on_pos
     assert error.code == "not_proposed"
     sub.refresh_from_db()
     assert sub.status == "confirmed" and sub.confirmed_by in (a, b)
+
+
+def test_a_confirmation_racing_a_different_second_entry_is_never_both_amm_3_16(
+    on_postgres: None, slow_results: None
+) -> None:
+    """Either the confirmation lands first (the result stands and the other entry is a correction
+    awaiting confirmation) or the different entry does (a disagreement, and the confirmation is
+    refused): never a confirmed result and a disagreement over it at once."""
+    for attempt in range(2):
+        sim = new_tournament(2, seed=20 + attempt, results_double_check=True)
+        (match,) = playing(publish_next_round(sim))
+        t = sim.tournament
+        sub = result_submit(match=match, by=mesa(t, f"propone{attempt}"), games_a=3, games_b=0)
+        confirmer, other = mesa(t, f"confirma{attempt}"), mesa(t, f"discrepa{attempt}")
+        jobs = [
+            lambda s=sub, c=confirmer: result_confirm(submission=s, by=c),
+            lambda m=match, o=other: result_submit(match=m, by=o, games_a=0, games_b=3, expected_version=1),
+        ]
+        outcome = run_together(*(jobs if attempt == 0 else reversed(jobs)))
+        if attempt == 1:
+            outcome.reverse()
+        confirmed, entered = outcome
+        assert isinstance(entered, ResultSubmission), outcome
+        statuses = list(
+            ResultSubmission.objects.filter(match=match).order_by("version").values_list("status", flat=True)
+        )
+        match.refresh_from_db()
+        if isinstance(confirmed, ResultSubmission):
+            assert statuses == ["confirmed", "proposed"] and match.winner_id == match.pair_a_id
+        else:
+            assert isinstance(confirmed, Conflict) and confirmed.code == "disagreement", outcome
+            assert statuses == ["disputed", "disputed"] and match.outcome == Match.Outcome.PENDING
+
+
+def test_two_decisions_on_the_same_disagreement_decide_it_once_amm_3_16(on_postgres: None) -> None:
+    sim = new_tournament(2, seed=30, results_double_check=True)
+    (match,) = playing(publish_next_round(sim))
+    t = sim.tournament
+    result_submit(match=match, by=mesa(t, "lee-3-1"), games_a=3, games_b=1)
+    result_submit(match=match, by=mesa(t, "lee-1-3"), games_a=1, games_b=3, expected_version=1)
+    first, second = disagreement(match)
+    outcome = run_together(
+        lambda: result_resolve(match=match, by=sim.juez, reason="acta firmada", choice=first),
+        lambda: result_resolve(match=match, by=sim.organizer, reason="acta firmada", choice=second),
+    )
+    (decision,) = [r for r in outcome if isinstance(r, ResultSubmission)]
+    (error,) = [r for r in outcome if isinstance(r, TournamentError)]
+    assert error.code == "no_disagreement" and decision.version == 3
+    assert list(ResultSubmission.objects.filter(match=match, status="confirmed")) == [decision]
+    match.refresh_from_db()
+    assert (match.games_a, match.games_b, match.result_version) == (decision.games_a, decision.games_b, 3)
 
 
 def test_a_correction_racing_the_next_draw_never_slips_in_after_it_amm_3_18(

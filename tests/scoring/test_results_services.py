@@ -7,12 +7,21 @@ from django.core.exceptions import ValidationError
 from scoring.models import ResultSubmission
 from scoring.selectors.results import match_history
 from scoring.selectors.standings import bracket, classification, standings
-from scoring.services.results import can_confirm, is_locked, result_confirm, result_reject, result_submit
+from scoring.services.results import (
+    can_confirm,
+    can_resolve,
+    disagreement,
+    is_locked,
+    result_confirm,
+    result_reject,
+    result_resolve,
+    result_submit,
+)
 from tests.factories import UserFactory, grant
 from tests.scoring import expel, playing, publish_next_round, world_match
 from tests.torneo.simulation import appearances, new_tournament
 from torneo.errors import Conflict, NotAllowed, TournamentError
-from torneo.models import Match, Pair, Round, Tournament
+from torneo.models import Match, Pair, Round, Tournament, TournamentRole
 from torneo.services.rounds import draw_publish, live_draw, round_prepare
 from torneo.services.tournaments import tournament_update
 
@@ -409,15 +418,146 @@ def test_a_second_identical_entry_by_another_person_confirms_the_first():
     assert ResultSubmission.objects.count() == 1
 
 
-def test_a_different_second_entry_replaces_the_proposal_and_waits_again():
+def disagree(mesa1, mesa2, match, first=(1, 3), second=(3, 1)):
+    """mesa1 enters `first`, mesa2 (having seen it) enters `second`: a disagreement."""
+    result_submit(match=match, by=mesa1, games_a=first[0], games_b=first[1], expected_version=0)
+    return result_submit(match=match, by=mesa2, games_a=second[0], games_b=second[1], expected_version=1)
+
+
+def test_a_different_second_entry_by_another_person_is_a_disagreement_that_keeps_both_amm_3_16():
+    """AMM 3.16 with the double check: two people read the acta differently. Neither version
+    replaces the other, neither counts, and nothing more is confirmed, rejected or entered for the
+    table until a third decision."""
+    sim, mesa1, mesa2, (match, *_rest) = double_check()
+    sub = disagree(mesa1, mesa2, match)
+    assert (sub.version, sub.status) == (2, Status.DISPUTED)
+    assert [(s.version, s.status, s.submitted_by) for s in match_history(match)] == [
+        (2, Status.DISPUTED, mesa2),
+        (1, Status.DISPUTED, mesa1),
+    ]
+    match.refresh_from_db()
+    assert (match.outcome, match.winner_id, match.result_version) == (Outcome.PENDING, None, 0)
+    with pytest.raises(TournamentError, match="Faltan resultados"):
+        round_prepare(tournament=sim.tournament, by=sim.organizer)
+    first = match.submissions.get(version=1)
+    third = grant(UserFactory(username="mesa-tres"), sim.tournament, "control")
+    for version in (first, sub):
+        for person in (mesa1, mesa2, third, sim.organizer):
+            assert not can_confirm(person, version)
+            with pytest.raises(Conflict) as error:
+                result_confirm(submission=version, by=person)
+            assert error.value.code == "disagreement"
+        with pytest.raises(Conflict):
+            result_reject(submission=version, by=version.submitted_by)
+    with pytest.raises(Conflict) as error:
+        result_submit(match=match, by=third, games_a=3, games_b=1, expected_version=2)
+    assert str(error.value).startswith(
+        f"La mesa {match.table_number} tiene dos actas que no coinciden (versiones 1 y 2): no cuenta ninguna"
+    )
+    assert [s.status for s in match_history(match)] == [Status.DISPUTED, Status.DISPUTED]
+    assert disagreement(match) == [first, sub]
+
+
+def test_correcting_ones_own_proposal_still_replaces_it():
     _sim, mesa1, mesa2, (match, *_rest) = double_check()
     result_submit(match=match, by=mesa1, games_a=1, games_b=3, expected_version=0)
-    sub = result_submit(match=match, by=mesa2, games_a=3, games_b=1, expected_version=1)
+    sub = result_submit(match=match, by=mesa1, games_a=3, games_b=1, expected_version=1)
     assert (sub.version, sub.status) == (2, Status.PROPOSED)
     assert list(match.submissions.values_list("status", flat=True)) == [Status.PROPOSED, Status.SUPERSEDED]
-    result_confirm(submission=sub, by=mesa1)  # the first person now confirms the second's reading
+    result_confirm(submission=sub, by=mesa2)
     match.refresh_from_db()
     assert match.winner_id == match.pair_a_id
+
+
+@pytest.mark.parametrize("decision", ["first", "second", "other"])
+def test_the_organizer_or_a_juez_resolves_a_disagreement_with_a_reason_amm_3_16(decision):
+    sim, mesa1, mesa2, (match, *_rest) = double_check()
+    second = disagree(mesa1, mesa2, match)
+    first = match.submissions.get(version=1)
+    kwargs = {"first": {"choice": first}, "second": {"choice": second}, "other": {"games_a": 3, "games_b": 2}}
+    with pytest.raises(ValidationError) as error:
+        result_resolve(match=match, by=sim.juez, reason="  ", **kwargs[decision])
+    assert error.value.message_dict == {"reason": ["Escribe el motivo de la decisión: queda en el historial del acta."]}
+    before = Tournament.objects.get(pk=sim.tournament.pk).live_version
+    done = result_resolve(match=match, by=sim.juez, reason="Visto el acta firmada", **kwargs[decision])
+    assert (done.version, done.status, done.source, done.reason) == (
+        3,
+        Status.CONFIRMED,
+        ResultSubmission.Source.RESOLUTION,
+        "Visto el acta firmada",
+    )
+    assert (done.submitted_by, done.confirmed_by) == (sim.juez, sim.juez)
+    expected = {
+        "first": ((1, 3), [Status.SUPERSEDED, Status.REJECTED]),
+        "second": ((3, 1), [Status.REJECTED, Status.SUPERSEDED]),
+        "other": ((3, 2), [Status.REJECTED, Status.REJECTED]),
+    }[decision]
+    match.refresh_from_db()
+    assert ((match.games_a, match.games_b), match.result_version) == (expected[0], 3)
+    assert match.winner_id == (match.pair_b_id if decision == "first" else match.pair_a_id)
+    assert [ResultSubmission.objects.get(pk=s.pk).status for s in (first, second)] == expected[1]
+    assert Tournament.objects.get(pk=sim.tournament.pk).live_version > before
+    assert disagreement(match) == []
+    with pytest.raises(TournamentError) as again:
+        result_resolve(match=match, by=sim.organizer, reason="otra vez", choice=first)
+    assert again.value.code == "no_disagreement"
+    with pytest.raises(TournamentError, match="ya está decidido"):  # the decision counts: the final is played
+        round_prepare(tournament=sim.tournament, by=sim.organizer)
+
+
+def test_neither_submitter_nor_the_mesa_resolves_a_disagreement_amm_3_16():
+    """The decision is a third one: not the mesa de control (Action.RESULTS_RESOLVE is the
+    organizer's and the juez's), and not a person who entered one of the two actas — the organizer
+    included, while another organizer or a juez can decide."""
+    sim, _mesa1, mesa2, (match, *_rest) = double_check()
+    disagree(sim.organizer, mesa2, match)
+    versions = disagreement(match)
+    for person, words in ((mesa2, "Solo la organización o un juez"), (sim.organizer, "Has anotado una de las dos")):
+        assert not can_resolve(person, match, versions)
+        with pytest.raises(NotAllowed, match=words):
+            result_resolve(match=match, by=person, reason="yo decido", choice=versions[0])
+    for outsider in (UserFactory(), grant(UserFactory(), sim.tournament, "control")):
+        assert not can_resolve(outsider, match, versions)
+    assert can_resolve(sim.juez, match, versions)
+    assert [s.status for s in match_history(match)] == [Status.DISPUTED, Status.DISPUTED]
+    result_resolve(match=match, by=sim.juez, reason="Lo dice el acta", choice=versions[1])
+    match.refresh_from_db()
+    assert match.winner_id == match.pair_a_id
+
+
+def test_the_organizer_who_entered_one_resolves_only_when_no_one_else_can_amm_3_16():
+    sim, _mesa1, mesa2, (match, *_rest) = double_check()
+    disagree(sim.organizer, mesa2, match)
+    TournamentRole.objects.filter(tournament=sim.tournament, user=sim.juez).delete()
+    organizer = type(sim.organizer).objects.get(pk=sim.organizer.pk)  # without the cached roles
+    assert can_resolve(organizer, match, disagreement(match))
+    done = result_resolve(match=match, by=organizer, reason="No hay juez: decido yo", games_a=3, games_b=0)
+    assert done.status == Status.CONFIRMED
+
+
+def test_a_disagreement_left_after_the_next_draw_is_the_organizers_and_keeps_the_winner_amm_3_16_amm_3_18():
+    """AMM 3.18: once the next draw is published only the organizer decides, and the winner the
+    draw used stays; AMM 3.16: until then, neither correction counts."""
+    sim = new_tournament(4, seed=8, format=Tournament.Format.CEROS, max_losses=2, results_double_check=True)
+    mesa1 = grant(UserFactory(), sim.tournament, "control")
+    mesa2 = grant(UserFactory(), sim.tournament, "control")
+    first = publish_next_round(sim)
+    for m in playing(first):
+        result_submit(match=m, by=mesa1, games_a=3, games_b=1)
+        result_submit(match=m, by=mesa2, games_a=3, games_b=1, expected_version=1)  # the same: confirmed
+    match = playing(first)[0]
+    result_submit(match=match, by=mesa1, games_a=3, games_b=2, expected_version=1)
+    result_submit(match=match, by=mesa2, games_a=0, games_b=3, expected_version=2)
+    publish_next_round(sim)  # the result that stands (3-1) is what the draw used
+    versions = disagreement(match)
+    with pytest.raises(NotAllowed, match=r"AMM 3.18"):
+        result_resolve(match=match, by=sim.juez, reason="reclamación", choice=versions[0])
+    with pytest.raises(ValidationError) as error:
+        result_resolve(match=match, by=sim.organizer, reason="reclamación", choice=versions[1])
+    assert "la ganadora no puede cambiar (AMM 3.18" in error.value.message_dict["winner"][0]
+    result_resolve(match=match, by=sim.organizer, reason="Fue 3-2", choice=versions[0])
+    match.refresh_from_db()
+    assert (match.winner_id, match.games_a, match.games_b, match.result_version) == (match.pair_a_id, 3, 2, 4)
 
 
 def test_a_player_of_the_losing_pair_can_confirm_but_not_a_winner_amm_3_16(world):

@@ -361,6 +361,81 @@ def test_the_queue_lists_proposals_and_another_person_confirms_them(world):
     assert "No hay resultados pendientes de confirmar." in organizer.get(queue).content.decode()
 
 
+def test_the_queue_and_the_history_show_a_disagreement_side_by_side_in_red_amm_3_16(world):
+    """AMM 3.16 with the double check: a second, different entry by another person is held as a
+    disagreement; the desk sees both versions together, in red, and the organizer or a juez decides."""
+    world.tournament.results_double_check = True
+    world.tournament.save()
+    match = world_match(world)
+    first = result_submit(match=match, by=world.users["control"], games_a=3, games_b=1)
+    other = grant(UserFactory(username="otra-mesa"), world.tournament, "control")
+    typing = Client()
+    typing.force_login(other)
+    post = {"round": 1, "table": match.table_number, "games_a": 1, "games_b": 3, "version": 1}
+    landed = typing.post(entry_url(world.tournament), post, follow=True).content.decode()
+    assert "no coincide con el acta que ya estaba anotada. Quedan las dos en desacuerdo" in landed
+    second = match.submissions.get(version=2)
+    assert second.status == ResultSubmission.Status.DISPUTED
+    slug = world.tournament.slug
+    queue = f"/torneos/{slug}/gestion/resultados/confirmar/"
+
+    def card(role: str) -> str:
+        client = Client()
+        client.force_login(world.users[role])
+        html = client.get(queue).content.decode()
+        return re.search(r'<li class="card sc-disagreement"[^>]*>(.*?)</li>', html, re.S).group(1)
+
+    shown = card("control")
+    assert 'class="msg error"' in shown and 'class="table sc-versions danger"' in shown
+    assert shown.index("Versión 1") < shown.index("Versión 2") and "3–1" in shown and "1–3" in shown
+    assert "confirmar/" not in shown and 'name="choice"' not in shown  # nobody confirms one side
+    assert "Solo la organización o un juez" in shown
+    for role in ("organizer", "juez"):
+        shown = card(role)
+        assert f'name="choice" value="{first.pk}"' in shown and f'name="choice" value="{second.pk}"' in shown
+    history = f"/torneos/{slug}/gestion/resultados/partida/{match.pk}/"
+    mesa = Client()
+    mesa.force_login(world.users["control"])
+    html = mesa.get(history).content.decode()
+    assert 'id="desacuerdo"' in html and html.count('<tr class="sub-disputed danger">') == 2
+    assert "Guardar la corrección" not in html and "Guardar la decisión" not in html
+    juez = Client()
+    juez.force_login(world.users["juez"])
+    assert "Guardar la decisión" in juez.get(history).content.decode()
+    no_reason = juez.post(history, {"action": "resolve", "choice": first.pk, "reason": ""})
+    assert no_reason.status_code == 400
+    assert form_errors(no_reason.content.decode())["reason"] == [
+        "Escribe el motivo de la decisión: queda en el historial del acta."
+    ]
+    done = juez.post(history, {"action": "resolve", "choice": first.pk, "reason": "El acta firmada", "next": queue})
+    assert done["Location"] == queue
+    assert "No hay resultados pendientes de confirmar." in juez.get(queue).content.decode()
+    match.refresh_from_db()
+    assert (match.games_a, match.games_b, match.result_version) == (3, 1, 3)
+    rows = re.findall(r'<tr class="sub-(\w+)"><td>(\d)</td>', mesa.get(history).content.decode())
+    assert rows == [("confirmed", "3"), ("rejected", "2"), ("superseded", "1")]
+
+
+def test_own_entries_offer_no_confirm_link_on_the_queue_or_the_history(world):
+    world.tournament.results_double_check = True
+    world.tournament.save()
+    match = world_match(world)
+    sub = result_submit(match=match, by=world.users["control"], games_a=3, games_b=2)
+    slug = world.tournament.slug
+    confirm = f"resultados/acta/{sub.pk}/confirmar/"
+    pages = (
+        f"/torneos/{slug}/gestion/resultados/confirmar/",
+        f"/torneos/{slug}/gestion/resultados/partida/{match.pk}/",
+    )
+    own, other = Client(), Client()
+    own.force_login(world.users["control"])
+    other.force_login(world.users["organizer"])
+    for page in pages:
+        assert confirm not in own.get(page).content.decode()
+        assert confirm in other.get(page).content.decode()
+    assert "Lo anotaste tú: confirma otra persona" in own.get(pages[0]).content.decode()
+
+
 def test_rejecting_from_the_phone_keeps_the_reason(world):
     world.tournament.results_double_check = True
     world.tournament.save()

@@ -97,6 +97,18 @@ def test_the_mesas_entry_settles_a_players_proposal_without_a_409():
     assert Match.objects.get(pk=t.match.pk).winner_id == t.match.pair_a_id
 
 
+def test_with_double_check_the_mesas_entry_is_no_disagreement_with_a_players_proposal_amm_3_16():
+    """A player's proposal from the recorded hands is not a second reading of the acta: the mesa's
+    different entry replaces it (and awaits its own confirmation), no disagreement to resolve."""
+    t = table(results_double_check=True)
+    proposal = _win_three_juegos(t, t.player_b)[-1].result.submission
+    entry = result_submit(match=t.match, by=t.control, games_a=3, games_b=1, expected_version=0)
+    proposal.refresh_from_db()
+    assert (entry.status, proposal.status) == (ResultSubmission.Status.PROPOSED, ResultSubmission.Status.SUPERSEDED)
+    result_confirm(submission=entry, by=t.organizer)
+    assert Match.objects.get(pk=t.match.pk).winner_id == t.match.pair_a_id
+
+
 def test_hands_recorded_by_the_juez_still_decide_the_match():
     t = table()
     last = _win_three_juegos(t, t.juez)[-1]

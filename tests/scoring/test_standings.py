@@ -1,10 +1,15 @@
-"""Standings as pure functions (scoring.standings) with hand-computed tables, and the standings of
-each format through scoring.selectors.standings in a fixed number of queries."""
+"""Standings as pure functions (scoring.standings) with hand-computed tables, the standings of
+each format through scoring.selectors.standings in a fixed number of queries, and the standings
+page's legend and its columns on a phone."""
 
 import itertools
+import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scoring.selectors import standings as selectors
@@ -362,3 +367,89 @@ def test_pending_round_makes_the_standings_provisional():
 def test_walkover_counts_as_a_win_for_the_present_pair_amm_6_1_b():
     rows = {r.pair: r for r in compute("AB", [MatchRecord("A", "B", WALKOVER, winner="A", games_a=3, games_b=0)])}
     assert rows["A"].wins == 1 and rows["B"].losses == 1 and rows["A"].juegos_diff == 3
+
+
+# --- the standings page: its legend and a phone ---------------------------------------------------------
+
+
+def standings_page(tournament: Tournament) -> str:
+    response = Client().get(f"/torneos/{tournament.slug}/clasificacion/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def legend_of(html: str) -> list[tuple[str, bool]]:
+    """The standings legend's lines, each with whether a phone hides it."""
+    (legend,) = re.findall(r'<p class="[^"]*sc-legend[^"]*">(.*?)</p>', html)
+    return [(text, bool(cls)) for cls, text in re.findall(r'<span( class="sc-secondary")?>(.*?)</span>', legend)]
+
+
+@pytest.mark.django_db
+def test_the_legend_of_a_ceros_table_explains_its_columns_and_no_tiebreak_it_does_not_show():
+    sim = new_tournament(6, seed=11, format=Tournament.Format.CEROS, max_losses=2)  # default tiebreaks
+    sim.play_round()
+    html = standings_page(sim.tournament)
+    assert "<th" in html and "Bu</th>" not in html and "Buchholz" not in html
+    assert legend_of(html) == [
+        ("G: Ganadas", False),
+        ("P: Perdidas", False),
+        ("±J: Diferencia de juegos", True),
+        ("J: Jugadas", True),
+        ("E: Exentas", True),
+    ]
+
+
+@pytest.mark.django_db
+def test_the_legend_of_a_points_table_lists_the_tournaments_tiebreak_columns_in_order():
+    tiebreaks = "buchholz,wins,head_to_head"
+    sim = new_tournament(6, seed=12, format=Tournament.Format.SWISS, swiss_rounds=2, tiebreaks=tiebreaks)
+    sim.play_all()
+    html = standings_page(sim.tournament)
+    assert legend_of(html) == [
+        ("Pts: Puntos", False),
+        ("G: Ganadas", False),  # also the wins tiebreak's column: one line
+        ("P: Perdidas", False),
+        ("Bu: Buchholz (puntos de los rivales)", False),
+        ("J: Jugadas", True),
+        ("E: Exentas", True),
+    ]
+    assert "Diferencia de juegos" not in html and "±T" not in html  # not this tournament's tiebreaks
+
+
+@pytest.mark.django_db
+def test_no_legend_before_any_result():
+    sim = new_tournament(4, seed=13)
+    html = standings_page(sim.tournament)
+    assert "Todavía no hay resultados." in html and "sc-legend" not in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("fields", "hidden"),
+    [
+        ({"format": Tournament.Format.CEROS, "max_losses": 2}, ["J", "E", "±J"]),
+        ({"format": Tournament.Format.SWISS, "swiss_rounds": 2, "tiebreaks": "buchholz,juegos"}, ["J", "E"]),
+    ],
+    ids=["ceros", "points"],
+)
+def test_a_phone_hides_the_secondary_columns_and_keeps_estado(fields, hidden):
+    """The phone's rules in static/css/scoring.css name columns by position: they must be the
+    secondary ones of the page's table, in its head and in every row (scoring.views.render), and
+    never «Estado». The real-browser check at 390 px is tests/e2e/test_standings_phone.py."""
+    sim = new_tournament(6, seed=14, **fields)
+    sim.play_round()
+    html = standings_page(sim.tournament)
+    (kind,) = re.findall(r'<table class="table sc-standings (\w+)">', html)
+    heads = re.findall(r"<th[^>]*>(.*?)</th>", html)
+    rows = re.findall(r"<tr id=\"pareja-\d+\"[^>]*>(.*?)</tr>", html)
+    assert rows and all(row.count("<td>") == len(heads) for row in rows)
+    css = (Path(settings.BASE_DIR) / "static/css/scoring.css").read_text()
+    (phone,) = re.findall(r"@media \(max-width: 600px\) \{(.*?)\n\}", css, re.S)
+    (positions,) = re.findall(rf"\.sc-standings\.{kind} :is\(th, td\):is\(([^)]*\)(?:, [^)]*\))*)\)", phone)
+    shown = [h for i, h in enumerate(heads, 1) if f":nth-child({i})" not in positions]
+    assert [h for h in heads if h not in shown] == hidden
+    assert shown[:2] == ["#", "Pareja"] and {"G", "P"} <= set(shown)
+    if kind == "ceros":
+        assert shown[-1] == "Estado" and ".sc-standings.ceros td:last-child { white-space: normal;" in phone
+    assert ".sc-legend .sc-secondary" in phone
+    assert ".sc-scroll { overflow-x: auto;" in css  # a table with many tiebreaks still scrolls in its box

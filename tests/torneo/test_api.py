@@ -1,11 +1,14 @@
 """The API: reads, writes through services, bad input with Spanish messages, token auth, schema."""
 
+from datetime import timedelta
+
 import pytest
+from django.urls import resolve
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
-from torneo.models import Pair
+from torneo.models import Pair, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -130,3 +133,105 @@ def test_schema_and_docs_are_served_locally(client):
     assert client.get("/api/v1/schema/").status_code == 200
     html = client.get("/api/v1/docs/").content.decode()
     assert "swagger-ui" in html and "cdn" not in html.lower()
+
+
+def creator_client() -> APIClient:
+    client = APIClient()
+    client.force_authenticate(UserFactory(can_create_tournaments=True))
+    return client
+
+
+def test_a_tournament_post_reports_every_field_error_at_once():
+    # A field's own error (a bad number) used to hide the model's rules (the swiss rounds missing,
+    # an unknown tiebreak, dates out of order): all of them now, each under its field.
+    body = {
+        "name": "Open",
+        "start_date": "2027-01-10",
+        "end_date": "2027-01-01",
+        "games_to_win": "tres",
+        "format": "swiss",
+        "tiebreaks": "juegos,suerte",
+    }
+    response = creator_client().post("/api/v1/tournaments/", body, format="json")
+    assert response.status_code == 400
+    errors = response.json()
+    assert set(errors) == {"games_to_win", "swiss_rounds", "tiebreaks", "end_date"}, errors
+    assert errors["end_date"] == ["La fecha de fin no puede ser anterior a la de inicio."]
+    assert errors["swiss_rounds"] == ["Indica cuántas rondas tiene el suizo."]
+    assert "suerte" in errors["tiebreaks"][0]
+    assert not Tournament.objects.filter(name="Open").exists()
+
+
+def test_a_tournament_post_without_a_name_still_checks_the_rest():
+    body = {"start_date": "2027-01-10", "end_date": "2027-01-01", "max_pairs": 1, "format": "groups"}
+    errors = creator_client().post("/api/v1/tournaments/", body, format="json").json()
+    assert set(errors) == {"name", "max_pairs", "end_date", "group_count"}, errors
+
+
+def test_a_taken_slug_is_reported_with_the_other_errors():
+    TournamentFactory(slug="open-bilbao")
+    body = {"name": "Open", "slug": "open-bilbao", "start_date": "2027-01-10", "end_date": "2027-01-01"}
+    errors = creator_client().post("/api/v1/tournaments/", body, format="json").json()
+    assert set(errors) == {"slug", "end_date"}, errors
+
+
+def test_a_tournament_edit_checks_the_rules_against_its_other_fields():
+    t = TournamentFactory()
+    user = grant(UserFactory(), t, "organizer")
+    client = APIClient()
+    client.force_authenticate(user)
+    body = {"end_date": str(t.start_date - timedelta(days=1)), "format": "swiss", "max_pairs": 0}
+    response = client.patch(f"/api/v1/tournaments/{t.slug}/", body, format="json")
+    assert response.status_code == 400
+    assert set(response.json()) == {"end_date", "swiss_rounds", "max_pairs"}, response.json()
+    # A right edit goes through.
+    response = client.patch(f"/api/v1/tournaments/{t.slug}/", {"format": "swiss", "swiss_rounds": 5}, format="json")
+    assert response.status_code == 200 and response.json()["swiss_rounds"] == 5
+
+
+def test_who_may_not_create_a_tournament_is_refused_before_the_body_is_read():
+    TournamentFactory(slug="secreto")
+    client = APIClient()
+    client.force_authenticate(UserFactory())
+    response = client.post("/api/v1/tournaments/", {"slug": "secreto"}, format="json")
+    assert response.status_code == 403 and "slug" not in response.json()
+
+
+def test_the_api_root_lists_every_endpoint():
+    response = APIClient().get("/api/v1/", HTTP_ACCEPT="application/json")
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
+    data = response.json()
+    assert data["tournaments"] == "http://testserver/api/v1/tournaments/"
+    endpoints = data["endpoints"]
+    assert endpoints["tournament-list"] == {"url": "http://testserver/api/v1/tournaments/", "methods": ["GET", "POST"]}
+    assert endpoints["tournament-detail"]["url"] == "http://testserver/api/v1/tournaments/{tournament_slug}/"
+    assert endpoints["pair-list"]["url"] == "http://testserver/api/v1/tournaments/{tournament_slug}/pairs/"
+    assert endpoints["api_standings"]["url"] == "http://testserver/api/v1/tournaments/{tournament_slug}/standings/"
+    assert endpoints["api_hand"]["url"].endswith("/tournaments/{tournament_slug}/matches/{match_id}/hands/{hand_id}/")
+    assert endpoints["result-list"]["methods"] == ["GET", "POST"]
+    assert endpoints["api_token"] == {"url": "http://testserver/api/v1/auth/token/", "methods": ["POST"]}
+    assert "{tournament_slug}" in data["description"]
+    # Every listed template, filled in, is a real URL of the API.
+    t = TournamentFactory()
+    values = {"tournament_slug": t.slug, "number": "1", "pk": "1", "match_id": "1", "hand_id": "1"}
+    for name, endpoint in endpoints.items():
+        path = endpoint["url"].removeprefix("http://testserver").format(**values)
+        assert resolve(path).url_name == name, (name, path)
+    # The players' view, the rounds, the results and the hands, the schema and its pages.
+    assert {
+        "api_find_player",
+        "api_pair_overview",
+        "round-list",
+        "round-publish",
+        "submission-confirm",
+        "api_match_hands",
+        "api_schema",
+        "api_docs",
+        "api_redoc",
+    } <= set(endpoints)
+
+
+def test_the_api_root_is_browsable():
+    response = APIClient().get("/api/v1/", HTTP_ACCEPT="text/html")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
+    assert "http://testserver/api/v1/tournaments/{tournament_slug}/pairs/" in response.content.decode()

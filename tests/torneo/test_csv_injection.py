@@ -138,7 +138,7 @@ def test_registrations_export_then_import_gives_back_the_original_text():
     for index, payload in enumerate(typed):
         register_publicly(source, index, payload)
     exported = registrations_export_csv(tournament=source)
-    assert all(f"\n'{p},Inscrita," in exported for p in typed)  # quoted in the file
+    assert all(f",'{p},Inscrita," in exported for p in typed)  # quoted in the file (after the pair number)
     target = TournamentFactory()
     registrations_import_csv(tournament=target, data=exported.encode())
     imported = Pair.objects.filter(tournament=target).order_by("number")

@@ -280,3 +280,56 @@ def test_batch_is_all_or_nothing_and_names_every_bad_entry():
         pairs_register_many(tournament=t, entries=entries, source=Pair.Source.CSV)
     assert sorted(exc.value.errors) == [1, 2]
     assert not Pair.objects.filter(tournament=t).exists()
+
+
+def test_a_person_already_registered_is_refused_naming_the_pair_number_and_players():
+    t = TournamentFactory()
+    make_pair(t)
+    make_pair(t, players=[PlayerData("Ana", "Sanz", id_document="12345678Z"), PlayerData("Luis", "Gil")])
+    with pytest.raises(ValidationError) as exc:
+        make_pair(t, players=[player_data(3), PlayerData("Ana María", "Sanz", id_document="12345678z")])
+    assert messages_of(exc.value)["players.1.first_name"] == [
+        "Jugador 2: Ana María Sanz ya está inscrito en la pareja 2: Ana Sanz · Luis Gil (mismo documento)."
+    ]
+    # A named pair: its name too.
+    make_pair(t, name="Los Txikis", players=[PlayerData("Iñaki", "Etxeberria"), PlayerData("Koldo", "Arregui")])
+    with pytest.raises(ValidationError) as exc:
+        make_pair(t, players=[PlayerData("Koldo", "Arregui"), player_data(4)])
+    assert messages_of(exc.value)["players.0.first_name"] == [
+        "Jugador 1: Koldo Arregui ya está inscrito en la pareja 3 «Los Txikis»: Iñaki Etxeberria · Koldo Arregui "
+        "(mismo nombre). Si es otra persona con el mismo nombre, indica su documento."
+    ]
+
+
+def test_an_edit_taking_a_registered_player_names_the_pair_that_has_them():
+    t = TournamentFactory()
+    make_pair(t, players=[player_data(1), PlayerData("Eva", "Mora")])
+    other = make_pair(t, players=[player_data(3), player_data(4)])
+    with pytest.raises(ValidationError) as exc:
+        pair_update(pair=other, players=[player_data(3), PlayerData("Eva", "Mora")], name="")
+    message = messages_of(exc.value)["players.1.first_name"][0]
+    assert message.startswith("Jugador 2: Eva Mora ya está inscrito en la pareja 1: ")
+    assert message.endswith(" · Eva Mora (mismo nombre). Si es otra persona con el mismo nombre, indica su documento.")
+
+
+def test_a_person_twice_in_one_batch_is_refused_naming_the_earlier_entry():
+    t = TournamentFactory()
+    entries = [
+        ("", [PlayerData("Ana", "Sanz"), PlayerData("Luis", "Gil")]),
+        ("", [player_data(3), PlayerData("ana", "SANZ")]),
+    ]
+    with pytest.raises(RowErrors) as exc:
+        pairs_register_many(tournament=t, entries=entries, source=Pair.Source.CSV)
+    assert exc.value.errors[1]["players.1.first_name"][0].startswith(
+        "Jugador 2: ana SANZ ya figura en la pareja de la entrada 1: Ana Sanz · Luis Gil (mismo nombre)."
+    )
+    with pytest.raises(RowErrors) as exc:
+        pairs_register_many(tournament=t, entries=entries, source=Pair.Source.CSV, entry_labels=["fila 2", "fila 3"])
+    assert "en la pareja de la fila 2: Ana Sanz · Luis Gil" in exc.value.errors[1]["players.1.first_name"][0]
+
+
+def test_a_field_too_long_says_its_limit_with_the_right_plural():
+    t = TournamentFactory()
+    with pytest.raises(ValidationError) as exc:
+        make_pair(t, players=[player_data(1, club="x" * 121), player_data(2)])
+    assert messages_of(exc.value)["players.0.club"] == ["Jugador 1: el campo tiene más de 120 caracteres."]

@@ -1,12 +1,16 @@
-"""CSV import (all or nothing, errors by row and column) and export."""
+"""CSV import (all or nothing, errors by row and column) and export (CSV, Excel's CSV, .xlsx)."""
 
 import csv
 import io
 
+import openpyxl
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 
-from tests.factories import TournamentFactory, make_pair, player_data
+from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
 from torneo.models import Pair
+from torneo.services.registrations import PlayerData
 from torneo.services.registrations_csv import (
     CsvImportError,
     registrations_export_csv,
@@ -99,7 +103,7 @@ def test_export_then_import_round_trip():
     )
     make_pair(source)
     exported = registrations_export_csv(tournament=source)
-    assert exported.startswith("\ufeffpareja,estado,presente")
+    assert exported.startswith("\ufeffnumero,pareja,estado,presente")
     rows = list(csv.DictReader(io.StringIO(exported.lstrip("\ufeff"))))
     assert rows[0]["documento_1"] == "12345678Z" and rows[0]["estado"] == "Inscrita"
     target = TournamentFactory()
@@ -125,3 +129,94 @@ def test_quotes_in_a_name_survive_export_and_import():
     registrations_import_csv(tournament=target, data=registrations_export_csv(tournament=source).encode())
     pair = Pair.objects.get(tournament=target)
     assert pair.name == 'Los "Txikis"' and pair.ordered_members()[0].player.last_name == 'Ruiz "el Txiki"'
+
+
+def staff_download(tournament, query: str = ""):
+    client = Client()
+    client.force_login(grant(UserFactory(), tournament, "organizer"))
+    return client.get(f"/torneos/{tournament.slug}/gestion/exportar.csv{query}")
+
+
+def test_export_carries_the_pair_number_first_and_the_import_ignores_it():
+    source = TournamentFactory()
+    first = make_pair(source, name="Los de Olite")
+    second = make_pair(source)
+    rows = list(csv.DictReader(io.StringIO(registrations_export_csv(tournament=source).lstrip("\ufeff"))))
+    assert list(rows[0])[:3] == ["numero", "pareja", "estado"]
+    assert [(r["numero"], r["pareja"]) for r in rows] == [(str(first.number), "Los de Olite"), (str(second.number), "")]
+    target = TournamentFactory()
+    registrations_import_csv(tournament=target, data=registrations_export_csv(tournament=source).encode())
+    assert [p.name for p in Pair.objects.filter(tournament=target).order_by("number")] == ["Los de Olite", ""]
+
+
+def test_export_for_spanish_excel_is_semicolon_separated_and_imports_back():
+    source = TournamentFactory(allow_trios=True)
+    make_pair(source, players=[player_data(1, phone="+34 600 111 222"), player_data(2), player_data(3)], name="Á;ñ")
+    response = staff_download(source, "?formato=excel")
+    assert response.status_code == 200 and response["Content-Type"] == "text/csv; charset=utf-8"
+    assert f'filename="inscripciones-{source.slug}-excel.csv"' in response["Content-Disposition"]
+    body = response.content.decode("utf-8")
+    assert body.startswith("\ufeffnumero;pareja;estado;presente;inscrita_el;origen;nombre_1;")
+    rows = list(csv.reader(io.StringIO(body[1:], newline=""), delimiter=";"))
+    assert {len(r) for r in rows} == {len(rows[0])} == {6 + 3 * 6}
+    assert rows[1][:2] == ["1", "Á;ñ"] and "'+34 600 111 222" in rows[1]  # a text starting with '+': quoted
+    target = TournamentFactory(allow_trios=True)
+    registrations_import_csv(tournament=target, data=response.content)
+    pair = Pair.objects.get(tournament=target)
+    assert pair.name == "Á;ñ" and pair.ordered_members()[0].player.phone == "+34 600 111 222"
+
+
+def test_export_as_xlsx_has_the_same_cells_with_numbers_as_numbers():
+    source = TournamentFactory()
+    make_pair(source, players=[player_data(1, phone="+34 600 111 222"), player_data(2)], name="=1+1")
+    plain = list(csv.reader(io.StringIO(registrations_export_csv(tournament=source).lstrip("\ufeff"))))
+    response = staff_download(source, "?formato=xlsx")
+    assert response.status_code == 200
+    assert f'filename="inscripciones-{source.slug}.xlsx"' in response["Content-Disposition"]
+    sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
+    cells = [["" if v is None else v for v in row] for row in sheet.iter_rows(values_only=True)]
+    assert cells[0] == plain[0] and sheet.title == "Inscripciones"
+    number, name = cells[1][:2]
+    assert number == 1 and name == "=1+1" and sheet["B2"].data_type == "s"  # text, never a formula
+    assert "+34 600 111 222" in cells[1]  # no quote needed in a typed cell
+    assert staff_download(source, "?formato=ods").status_code == 404
+
+
+def test_a_person_in_the_file_and_already_registered_is_refused_naming_the_pair():
+    t = TournamentFactory()
+    make_pair(t, players=[PlayerData("Pepe", "Rey", id_document="12345678Z"), PlayerData("Rosa", "Paz")])
+    data = csv_bytes(
+        ";Ana;Sanz;;;;;Luis;Gil;;;;",  # row 2
+        ";José;Rey;12345678Z;;;;Marta;Vidal;;;;",  # row 3: the document of pair 1's Pepe Rey
+        "",
+        ";Eva;Mora;;;;;ana;sanz;;;;",  # row 5: Ana Sanz is in row 2
+    )
+    with pytest.raises(CsvImportError) as exc:
+        registrations_import_csv(tournament=t, data=data)
+    texts = [str(e) for e in exc.value.errors]
+    assert texts == [
+        "fila 3, columna «nombre_1»: Jugador 1: José Rey ya está inscrito en la pareja 1: Pepe Rey · Rosa Paz "
+        "(mismo documento).",
+        "fila 5, columna «nombre_2»: Jugador 2: ana sanz ya figura en la pareja de la fila 2: Ana Sanz · Luis Gil "
+        "(mismo nombre). Si es otra persona con el mismo nombre, indica su documento.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("rows", "max_pairs", "message"),
+    [
+        (1, None, "Importada 1 pareja."),
+        (3, None, "Importadas 3 parejas."),
+        (3, 2, "Importadas 3 parejas. 1 queda en lista de espera."),
+        (4, 1, "Importadas 4 parejas. 3 quedan en lista de espera."),
+    ],
+)
+def test_the_import_page_says_how_many_pairs_with_the_right_plural(rows, max_pairs, message):
+    t = TournamentFactory(max_pairs=max_pairs)
+    client = Client()
+    client.force_login(grant(UserFactory(), t, "control"))
+    data = csv_bytes(*(f";Nombre{i};Apellido{i};;;;;Otro{i};Segundo{i};;;;" for i in range(rows)))
+    response = client.post(f"/torneos/{t.slug}/gestion/importar/", {"file": SimpleUploadedFile("p.csv", data)})
+    assert response.status_code == 302
+    html = client.get(response["Location"]).content.decode()
+    assert message in html

@@ -1,6 +1,14 @@
 """API representations. Public ones never carry contact data; writes go through the services."""
 
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
+from rest_framework.fields import SkipField
+from rest_framework.settings import api_settings
 
 from torneo.models import Pair, Player, Session, Tournament
 from torneo.services.registrations import MAX_PLAYERS, PLAYER_FIELDS, PlayerData
@@ -13,15 +21,77 @@ class SessionSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "starts_at", "courtesy_minutes"]
 
 
+# A model constraint's error, on the field the user should correct (the model says «__all__»).
+_CONSTRAINT_FIELDS = {"tournament_dates_in_order": "end_date"}
+
+
 class TournamentSerializer(serializers.ModelSerializer):
+    """A tournament, written through the services. A bad body reports every error at once: each
+    field's own, and the model's rules (Tournament.clean, its constraints, a slug already taken)
+    for the fields that are right, each under its field."""
+
     sessions = SessionSerializer(many=True, read_only=True)
     slug = serializers.SlugField(required=False, max_length=80)
 
     class Meta:
         model = Tournament
         fields = [*TOURNAMENT_FIELDS, "sessions"]
-        # Uniqueness is checked by the service (a clear message), not by a second query here.
+        # Uniqueness is checked with the model's rules (model_errors), not by a validator here.
         extra_kwargs = {"slug": {"validators": []}}
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        try:
+            values = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            if not isinstance(exc.detail, dict) or not isinstance(data, Mapping):
+                raise
+            errors: dict[str, Any] = dict(exc.detail)
+            values = self._valid_values(data, skip=set(errors))
+        else:
+            errors = {}
+        for key, messages in self.model_errors(values).items():
+            errors.setdefault(key, messages)  # a field's own error comes first
+        if errors:
+            raise serializers.ValidationError(errors)
+        return values
+
+    def _valid_values(self, data: Mapping[str, Any], *, skip: set[str]) -> dict[str, Any]:
+        """The values of the fields that passed (DRF stops collecting them at the first error)."""
+        values: dict[str, Any] = {}
+        for field in self._writable_fields:
+            if field.field_name in skip:
+                continue
+            try:
+                values[field.source] = field.run_validation(field.get_value(data))
+            except (serializers.ValidationError, DjangoValidationError, SkipField):
+                continue
+        return values
+
+    def model_errors(self, values: dict[str, Any]) -> dict[str, list[str]]:
+        """What Tournament.full_clean and its constraints say of these values (on a copy of the
+        edited tournament, or a new one), by field; the fields not given keep their values."""
+        tournament = copy.copy(self.instance) if self.instance is not None else Tournament()
+        for key, value in values.items():
+            setattr(tournament, key, value)
+        exclude = {f.name for f in Tournament._meta.concrete_fields if f.name not in TOURNAMENT_FIELDS}
+        exclude |= {name for name in TOURNAMENT_FIELDS if name not in values and self.instance is None}
+        if self.instance is None and not values.get("slug"):
+            exclude.add("slug")  # the service makes one from the name
+        errors: dict[str, list[str]] = {}
+        try:
+            tournament.full_clean(exclude=exclude, validate_constraints=False)
+        except DjangoValidationError as exc:
+            for key, messages in exc.message_dict.items():
+                errors.setdefault(api_settings.NON_FIELD_ERRORS_KEY if key == NON_FIELD_ERRORS else key, []).extend(
+                    messages
+                )
+        for constraint in Tournament._meta.constraints:
+            try:
+                constraint.validate(Tournament, tournament, exclude=exclude)
+            except DjangoValidationError as exc:
+                key = _CONSTRAINT_FIELDS.get(constraint.name, api_settings.NON_FIELD_ERRORS_KEY)
+                errors.setdefault(key, []).extend(exc.messages)
+        return errors
 
 
 class PlayerPublicSerializer(serializers.ModelSerializer):

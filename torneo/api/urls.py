@@ -1,4 +1,5 @@
-"""API v1 routes, the OpenAPI schema and its documentation pages (assets served locally)."""
+"""API v1 routes, their root (``/api/v1/``: the list of every endpoint), the OpenAPI schema and its
+documentation pages (assets served locally)."""
 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
@@ -6,6 +7,7 @@ from rest_framework.routers import SimpleRouter
 
 from torneo.api.access import TokenView
 from torneo.api.registrations import PairViewSet, PlayerViewSet, RegistrationViewSet
+from torneo.api.root import ROOT_NAME, ApiRootView
 from torneo.api.rounds import RoundViewSet
 from torneo.api.tournaments import TournamentViewSet
 
@@ -22,6 +24,7 @@ router.register(
 router.register(r"tournaments/(?P<tournament_slug>[-\w]+)/rounds", RoundViewSet, basename="round")
 
 urlpatterns = [
+    path("", ApiRootView.as_view(), name=ROOT_NAME),
     path("auth/token/", TokenView.as_view(), name="api_token"),
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),

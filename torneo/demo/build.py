@@ -15,6 +15,15 @@ from django.db import transaction
 from scoring.services.results import result_confirm, result_submit
 from torneo.demo.names import CLUBS, FIRST_NAMES, SURNAMES
 from torneo.models import Match, Pair, Player, Tournament, TournamentRole
+from torneo.services.accounts import (
+    InvalidCode,
+    InvalidLink,
+    invitation_create,
+    invitation_find,
+    pair_accounts,
+    player_code_verify,
+    player_codes_issue,
+)
 from torneo.services.registrations import PlayerData, pair_check_in, pair_register
 from torneo.services.rounds import draw_publish, live_draw, round_prepare
 from torneo.services.tournaments import session_save, tournament_create, tournament_update
@@ -131,7 +140,45 @@ def build_demo(*, pairs: int = 56, waitlisted: int = 3, checked_in: int = 52) ->
         tournament = tournament_update(tournament=tournament, data={"status": Tournament.Status.REGISTRATION_CLOSED})
     if not Tournament.objects.filter(slug=RUNNING_SLUG).exists():
         build_running(users=users)
-    return tournament, logins
+    return tournament, logins + demo_accounts(tournament, users)
+
+
+def _accounts_file() -> Path:
+    return Path(settings.VAR_DIR) / "demo-accounts.json"
+
+
+def demo_accounts(tournament: Tournament, users: dict[str, User]) -> list[DemoLogin]:
+    """A pending player code (the first player of a pair without account, from pair 2 on) and a
+    pending juez invitation, so that both flows can be tried: kept between runs while they still
+    work (their secrets, shown once by the site, in var/demo-accounts.json), else made anew."""
+    stored: dict[str, str] = {}
+    if _accounts_file().exists():
+        stored = json.loads(_accounts_file().read_text())
+    code = stored.get("player_code", "")
+    try:
+        player_code_verify(tournament=tournament, code=code)
+    except InvalidCode:
+        code = ""
+        for pair in Pair.objects.filter(tournament=tournament, number__gte=2, status=Pair.Status.CONFIRMED):
+            waiting = [entry for entry in pair_accounts(pair) if entry.needs_code]
+            if waiting:
+                issued = player_codes_issue(pair=pair, by=users["mesa"], positions=[waiting[0].position])
+                code = issued[0][1].code
+                break
+    invitation = stored.get("invitation", "")
+    try:
+        invitation_find(tournament=tournament, token=invitation)
+    except InvalidLink:
+        invitation = invitation_create(
+            tournament=tournament, by=users["organizador"], role=TournamentRole.Role.JUEZ, label="Juez auxiliar"
+        ).secret
+    _accounts_file().write_text(json.dumps({"player_code": code, "invitation": invitation}, indent=1))
+    _accounts_file().chmod(0o600)
+    base = f"/torneos/{tournament.slug}/cuenta"
+    rows = [DemoLogin("invitación", "(enlace)", f"para un juez: {base}/invitacion/{invitation}/")]
+    if code:
+        rows.insert(0, DemoLogin("código", code, f"cuenta de un jugador: {base}/?codigo={code}"))
+    return rows
 
 
 def build_running(*, users: dict[str, User], pairs: int = 72, rounds_played: int = 2) -> Tournament:

@@ -1,5 +1,6 @@
 """Forms of tournaments: a tournament, its jornadas and its staff's functions."""
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -17,6 +18,16 @@ class DateInput(forms.DateInput):
 
 
 class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A tournament's data. Editing one already drawn: `locked` fields (name -> reason) are shown
+    disabled with their reason, and `confirm` is the second step of a change that alters the
+    standings or the pairings (the service asks for it, with what the change does)."""
+
+    confirm = forms.BooleanField(
+        label=_("Confirmo el cambio, sabiendo lo que altera"),
+        label_suffix="",
+        required=False,
+    )
+
     class Meta:
         model = Tournament
         fields = [f for f in TOURNAMENT_FIELDS if f != "slug"]
@@ -25,6 +36,15 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             "end_date": DateInput(),
             "description": forms.Textarea(attrs={"rows": 3}),
         }
+
+    def __init__(self, *args: Any, locked: Mapping[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is None:
+            del self.fields["confirm"]
+        for name, reason in (locked or {}).items():
+            if name in self.fields:
+                self.fields[name].disabled = True
+                self.fields[name].help_text = reason
 
 
 class SessionForm(forms.ModelForm):  # type: ignore[type-arg]

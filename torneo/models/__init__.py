@@ -1,5 +1,7 @@
-"""Models of the tournament app, by subject: tournaments and registrations; rounds, draws, matches."""
+"""Models of the tournament app, by subject: tournaments and registrations; rounds, draws, matches;
+one-time account codes and links."""
 
+from torneo.models.accounts import AccountToken
 from torneo.models.rounds import Draw, Match, Round
 from torneo.models.tournaments import (
     Pair,
@@ -14,6 +16,7 @@ from torneo.models.tournaments import (
 )
 
 __all__ = [
+    "AccountToken",
     "Draw",
     "Match",
     "Pair",

@@ -20,8 +20,10 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from torneo.draws.manager import LIGUILLAS_LABEL
+from torneo.draws.errors import DrawUserError
+from torneo.draws.manager import LIGUILLAS_LABEL, RoundDesign, design_next_round
 from torneo.models import Draw, Match, Pair, PairMember, Round, Tournament, TournamentRole, pair_label, players_label
+from torneo.snapshot import TournamentSnapshot, load
 from torneo.typing import AuthUser
 
 if TYPE_CHECKING:
@@ -78,14 +80,112 @@ def person_label(user: AuthUser | None) -> str:
     return (user.get_full_name() or user.get_username()) if user is not None else ""
 
 
+# --- where the tournament stands between rounds ------------------------------------------------
+
+# Rondas finales are suggested when this many pairs or fewer are still in (a quarterfinal: three
+# more rounds at most, 4, 2 and 1 tables), instead of a long tail of one-to-three-table rounds.
+FINAL_ROUNDS_SUGGESTED_AT = 8
+
+
+@dataclass(frozen=True)
+class Champion:
+    """A pool's winner once the tournament is decided (repesca without re-entry has two)."""
+
+    title: str  # "" for the tournament's only champion, else the pool's name
+    number: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The tournament between rounds, as the draw planner sees it (torneo.draws.manager)."""
+
+    last_round: int  # the latest published round (0 before the first)
+    prepared: bool  # a round is prepared and not yet published
+    pending: int  # results still missing in the published rounds
+    design: RoundDesign | None  # the next round, once every result is in (None before round 1)
+    champions: tuple[Champion, ...] = ()
+
+    @property
+    def done(self) -> bool:
+        """No more rounds: a champion in every pool (elimination formats), the last round of the
+        Swiss or the final of the bracket played, every result in."""
+        return self.design is not None and self.design.finished
+
+    @property
+    def alive(self) -> int:
+        """The pairs the next round would draw or pair (0 when unknown)."""
+        if self.design is None:
+            return 0
+        if self.design.requests:
+            return sum(len(r.pairs) for r in self.design.requests)
+        return sum(1 + (s.b is not None) for s in self.design.slots)
+
+
+def tournament_progress(tournament: Tournament, state: TournamentSnapshot | None = None) -> Progress:
+    """Where the tournament stands: the snapshot (four queries) and, when every published result is
+    in and no round is waiting to be published, the planner's next round (or that there is none)."""
+    state = state or load(tournament)
+    prepared = any(not r.published for r in state.rounds)
+    pending = sum(1 for m in state.matches if not m.decided)
+    design = None
+    if state.last_round > 0 and not prepared and not pending:
+        try:
+            design = design_next_round(tournament, state)
+        except DrawUserError:
+            design = None
+    champions: tuple[Champion, ...] = ()
+    if design is not None and design.finished:
+        many = len(design.champions) > 1
+        champions = tuple(
+            Champion(_pool_champion_title(pool) if many else "", number, state.pairs[number].name)
+            for pool, number in sorted(design.champions.items(), key=lambda kv: _pool_order(kv[0]))
+        )
+    return Progress(state.last_round, prepared, pending, design, champions)
+
+
+def _pool_champion_title(pool: str) -> str:
+    if pool == "B":
+        return _("Grupo B (repesca)")
+    return _("Grupo %(g)s") % {"g": pool} if pool else ""
+
+
+def final_rounds_suggestion(tournament: Tournament, progress: Progress) -> int | None:
+    """The round from which to declare the rondas finales, when few pairs are left in an elimination
+    format (at most FINAL_ROUNDS_SUGGESTED_AT) and they are not declared yet: the next round. None
+    when it does not apply (other formats, a fixed bracket already, the repesca still filling
+    grupo B or before its re-entry, where the rondas finales cannot start)."""
+    design = progress.design
+    if tournament.format not in (Tournament.Format.CEROS, Tournament.Format.REPESCA):
+        return None
+    if design is None or design.finished or design.kind != Round.Kind.DRAW:
+        return None
+    number = design.number
+    if tournament.final_phase_from_round is not None and tournament.final_phase_from_round <= number:
+        return None
+    if not 2 <= progress.alive <= FINAL_ROUNDS_SUGGESTED_AT:
+        return None
+    if tournament.format == Tournament.Format.REPESCA:
+        if number <= (tournament.repesca_until_round or 1):
+            return None
+        if tournament.repesca_reentry_round is not None and number < tournament.repesca_reentry_round:
+            return None
+    return number
+
+
 @dataclass(frozen=True)
 class NextStep:
-    """What the mesa de control does next: continue a prepared round, or prepare round `number`."""
+    """What the mesa de control does next: continue a prepared round, prepare round `number`, or
+    nothing more (`finished`: the tournament is over or decided, its classification is final)."""
 
     number: int
     prepared: Round | None  # the round prepared but not yet published, if any
     pending_results: int  # results still missing in the last published round
     checked_in: int  # before round 1: the pairs that will be drawn
+    finished: bool = False
+    champions: tuple[Champion, ...] = ()
+    alive: int = 0  # the pairs still in, when every result is in
+    final_rounds_from: int | None = None  # suggest the rondas finales from this round (AMM 5.8.d)
 
 
 def next_step(tournament: Tournament, rounds: Sequence[WithAnnotations[Round, RoundCounts]]) -> NextStep:
@@ -97,7 +197,22 @@ def next_step(tournament: Tournament, rounds: Sequence[WithAnnotations[Round, Ro
         checked_in = Pair.objects.filter(
             tournament=tournament, status=Pair.Status.CONFIRMED, checked_in_at__isnull=False
         ).count()
-    return NextStep((last.number + 1) if last else 1, None, last.pending_count if last else 0, checked_in)
+    number = (last.number + 1) if last else 1
+    pending = last.pending_count if last else 0
+    finished = tournament.status == Tournament.Status.FINISHED
+    if last is None or (pending and not finished):
+        return NextStep(number, None, pending, checked_in, finished)
+    progress = tournament_progress(tournament)
+    return NextStep(
+        number,
+        None,
+        pending,
+        checked_in,
+        finished or progress.done,
+        progress.champions,
+        progress.alive,
+        None if finished else final_rounds_suggestion(tournament, progress),
+    )
 
 
 # --- one round -----------------------------------------------------------------------------------
@@ -546,10 +661,14 @@ def draw_cli_inputs(draw: Draw) -> list[dict[str, Any]]:
 
 __all__ = [
     "DRAW_COMMAND",
+    "FINAL_ROUNDS_SUGGESTED_AT",
     "GROUPS_COMMAND",
+    "Champion",
     "NextStep",
+    "Progress",
     "RoundPage",
     "draw_cli_inputs",
+    "final_rounds_suggestion",
     "fixed_round_preview",
     "jueces_of",
     "next_step",
@@ -557,4 +676,5 @@ __all__ = [
     "round_page",
     "rounds_of",
     "surname_key",
+    "tournament_progress",
 ]

@@ -3,7 +3,9 @@ staff. Querysets with what their templates need, in a fixed number of queries.""
 
 from django.db.models import Count, Q, QuerySet
 
+from torneo import pagecache
 from torneo.models import Pair, Tournament, TournamentRole
+from torneo.selectors.rounds import Champion, tournament_progress
 from torneo.typing import User, signed_in
 
 
@@ -42,4 +44,17 @@ def tournaments_managed_by(user: User) -> QuerySet[Tournament]:
 def staff_of(tournament: Tournament) -> QuerySet[TournamentRole]:
     return (
         TournamentRole.objects.filter(tournament=tournament).select_related("user").order_by("role", "user__username")
+    )
+
+
+def champions_of(tournament: Tournament) -> tuple[Champion, ...]:
+    """A finished tournament's champions as its format decided them (one per pool: a repesca
+    without re-entry has two; none for the Swiss, whose classification says who won), computed
+    once per change of the tournament (torneo.pagecache). Empty while it is not finished."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return ()
+    return pagecache.cached(
+        f"torneo:champions:{tournament.pk}",
+        pagecache.tournament_stamp(tournament),
+        lambda: tournament_progress(tournament).champions,
     )

@@ -18,7 +18,7 @@ field ('players.<i>.<field>' for a player's field, 'name', 'players' or '__all__
 messages that also name the player, so forms, the API and the CSV report can all show them.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -27,11 +27,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Field, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from simple_history.models import HistoricalRecords
 
 from torneo.errors import Conflict, TournamentError
 from torneo.identity import clean_text, identity_key, normalize_document, normalize_name, validate_document
 from torneo.models import Pair, PairMember, Player, Tournament
+from torneo.models.tournaments import players_label
 from torneo.typing import AuthUser
 
 PLAYER_FIELDS = ("first_name", "last_name", "id_document", "phone", "email", "club")
@@ -126,7 +128,12 @@ def _clean_players(players: Sequence[PlayerData], tournament: Tournament, errors
             if limit and len(value) > limit:
                 errors.add(
                     f"players.{i}.{name}",
-                    _("%(who)s: el campo tiene más de %(n)d caracteres.") % {"who": label, "n": limit},
+                    ngettext(
+                        "%(who)s: el campo tiene más de %(n)d carácter.",
+                        "%(who)s: el campo tiene más de %(n)d caracteres.",
+                        limit,
+                    )
+                    % {"who": label, "n": limit},
                 )
         try:
             validate_document(p.id_document)
@@ -173,9 +180,19 @@ class _Registered:
     """A player already holding a place in the tournament (for the one-pair check)."""
 
     pair_id: int
-    pair_label: str
     document: str
     normalized_name: str
+
+
+@dataclass
+class _BookPair:
+    """A pair of the book as a refusal names it: its number, name and players in seat order; an
+    entry of the same batch, not written yet, has no number and is named by `entry` («fila 4»)."""
+
+    number: int | None
+    name: str
+    players: list[tuple[str, str]] = field(default_factory=list)
+    entry: str = ""
 
 
 class RegistrationBook:
@@ -190,21 +207,23 @@ class RegistrationBook:
             .select_related("player", "pair")
             .only(
                 "pair_id",
+                "position",
+                "pair__number",
                 "pair__name",
                 "player__id_document",
                 "player__normalized_name",
                 "player__first_name",
                 "player__last_name",
             )
+            .order_by("pair_id", "position")
         )
         self._by_document: dict[str, list[_Registered]] = {}
         self._by_name: dict[str, list[_Registered]] = {}
+        self.pairs: dict[int, _BookPair] = {}
         for m in members:
-            self._index(
-                _Registered(
-                    m.pair_id, m.pair.name or m.player.full_name, m.player.id_document, m.player.normalized_name
-                )
-            )
+            seen = self.pairs.setdefault(m.pair_id, _BookPair(m.pair.number, m.pair.name))
+            seen.players.append((m.player.first_name, m.player.last_name))
+            self._index(_Registered(m.pair_id, m.player.id_document, m.player.normalized_name))
         self.confirmed = Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).count()
 
     def _index(self, reg: _Registered) -> None:
@@ -220,9 +239,37 @@ class RegistrationBook:
         candidates = candidates + [r for r in by_name if not (player.id_document and r.document)]
         return next((r for r in candidates if r.pair_id != ignore_pair_id), None)
 
-    def add(self, pair_id: int, label: str, players: Iterable[PlayerData]) -> None:
+    def add(self, pair_id: int, players: Sequence[PlayerData], *, entry: str, name: str = "") -> None:
+        """An entry of the batch being checked, named `entry` in the refusals of the next ones."""
+        self.pairs[pair_id] = _BookPair(None, name, [(p.first_name, p.last_name) for p in players], entry)
         for p in players:
-            self._index(_Registered(pair_id, label, p.id_document, p.normalized_name))
+            self._index(_Registered(pair_id, p.id_document, p.normalized_name))
+
+    def clash_message(self, index: int, player: PlayerData, clash: _Registered) -> str:
+        """Player `index` of the new pair is `clash`'s person: say so, naming the pair that has
+        them (its number, name and players), and how they were recognised."""
+        seen = self.pairs[clash.pair_id]
+        values: dict[str, object] = {
+            "who": _player_label(index),
+            "player": f"{player.first_name} {player.last_name}",
+            "players": players_label(seen.players),
+            "how": _("mismo documento") if (player.id_document and clash.document) else _("mismo nombre"),
+            "hint": "" if player.id_document else _(" Si es otra persona con el mismo nombre, indica su documento."),
+        }
+        if seen.number is None:
+            return _("%(who)s: %(player)s ya figura en la pareja de la %(entry)s: %(players)s (%(how)s).%(hint)s") % {
+                **values,
+                "entry": seen.entry,
+            }
+        if seen.name:
+            return _(
+                "%(who)s: %(player)s ya está inscrito en la pareja %(number)d «%(name)s»: "
+                "%(players)s (%(how)s).%(hint)s"
+            ) % {**values, "number": seen.number, "name": seen.name}
+        return _("%(who)s: %(player)s ya está inscrito en la pareja %(number)d: %(players)s (%(how)s).%(hint)s") % {
+            **values,
+            "number": seen.number,
+        }
 
 
 def validate_pair(
@@ -244,19 +291,7 @@ def validate_pair(
             continue
         clash = book.conflicts(p, ignore_pair_id=ignore_pair_id)
         if clash:
-            how = _("mismo documento") if (p.id_document and clash.document) else _("mismo nombre")
-            hint = "" if p.id_document else _(" Si es otra persona con el mismo nombre, indica su documento.")
-            errors.add(
-                f"players.{i}.first_name",
-                _("%(who)s: %(player)s ya está inscrito en la pareja «%(pair)s» (%(how)s).%(hint)s")
-                % {
-                    "who": _player_label(i),
-                    "player": f"{p.first_name} {p.last_name}",
-                    "pair": clash.pair_label,
-                    "how": how,
-                    "hint": hint,
-                },
-            )
+            errors.add(f"players.{i}.first_name", book.clash_message(i, p, clash))
     errors.raise_if_any()
     return cleaned
 
@@ -354,13 +389,23 @@ def pair_register(
             (pair,) = _create_pairs(tournament=locked, new=[_NewPair(name, cleaned, status)], source=source)
             return pair
     except IntegrityError as exc:  # the DB constraint caught a race the lock could not (SQLite)
+        # The other registration is written now: name its pair, as the check under the lock would have.
+        validate_pair(tournament=tournament, players=players, name=name, book=RegistrationBook(tournament))
         raise ValidationError(_("Uno de los jugadores ya está inscrito en otra pareja del torneo.")) from exc
 
 
 def pairs_register_many(
-    *, tournament: Tournament, entries: Sequence[tuple[str, Sequence[PlayerData]]], source: str
+    *,
+    tournament: Tournament,
+    entries: Sequence[tuple[str, Sequence[PlayerData]]],
+    source: str,
+    entry_labels: Sequence[str] | None = None,
 ) -> list[Pair]:
-    """Enter many pairs at once, all or nothing. Raises RowErrors naming every bad entry."""
+    """Enter many pairs at once, all or nothing. Raises RowErrors naming every bad entry. A person
+    in two entries is refused in the later one, naming the earlier by `entry_labels` (the CSV's
+    «fila 4»; by default «entrada 1», «entrada 2»…)."""
+    if entry_labels is None:
+        entry_labels = [_("entrada %(n)d") % {"n": index + 1} for index in range(len(entries))]
     row_errors: dict[int, dict[str, list[str]]] = {}
     for index, (name, players) in enumerate(entries):  # before the lock: formats and sizes
         try:
@@ -380,7 +425,7 @@ def pairs_register_many(
             except ValidationError as exc:
                 row_errors[index] = exc.message_dict
                 continue
-            book.add(-(index + 1), name or " / ".join(p.last_name for p in cleaned), cleaned)
+            book.add(-(index + 1), cleaned, entry=entry_labels[index], name=clean_text(name))
             checked.append((name, cleaned))
         if row_errors:
             raise RowErrors(dict(sorted(row_errors.items())))

@@ -21,6 +21,7 @@ from torneo import csvsafe
 from torneo.identity import normalize_name
 from torneo.models import Pair, PairMember, Tournament
 from torneo.services.registrations import PLAYER_FIELDS, PlayerData, RowErrors, pairs_register_many
+from torneo.sheets import Sheet
 
 MAX_ROWS = 5000
 MAX_BYTES = 2_000_000
@@ -185,7 +186,12 @@ def registrations_import_csv(*, tournament: Tournament, data: bytes) -> ImportRe
         raise CsvImportError([RowError(2, "", _("El archivo no tiene ninguna pareja."))])
 
     try:
-        created = pairs_register_many(tournament=tournament, entries=entries, source=Pair.Source.CSV)
+        created = pairs_register_many(
+            tournament=tournament,
+            entries=entries,
+            source=Pair.Source.CSV,
+            entry_labels=[_("fila %(row)d") % {"row": row} for row in row_numbers],
+        )
     except RowErrors as exc:
         errors: list[RowError] = []
         for index, by_key in sorted(exc.errors.items()):
@@ -205,21 +211,22 @@ def _column_for_key(key: str) -> str:
     return ""
 
 
-def registrations_export_csv(*, tournament: Tournament) -> str:
-    """Every pair with its players and state, in the same columns the import reads (written by
-    torneo.csvsafe: cells that a spreadsheet would run as a formula are quoted)."""
+def registrations_export_sheet(*, tournament: Tournament) -> Sheet:
+    """Every pair, by number, with its players and state, in the columns the import reads
+    ("numero", "estado"... are ignored by it). torneo.sheets writes it (CSV injection included)."""
     pairs = list(
         Pair.objects.filter(tournament=tournament)
         .prefetch_related(Prefetch("members", queryset=PairMember.objects.select_related("player")))
         .order_by("registered_at", "id")
     )
     width = max([3 if tournament.allow_trios else 2] + [len(p.members.all()) for p in pairs])
-    header = ["pareja", "estado", "presente", "inscrita_el", "origen"]
+    header = ["numero", "pareja", "estado", "presente", "inscrita_el", "origen"]
     for i in range(width):
         header += [_column_name(f, i) for f in PLAYER_FIELDS]
-    rows = [header]
+    rows: list[list[object]] = []
     for pair in pairs:
-        row = [
+        row: list[object] = [
+            pair.number,
             pair.name,
             pair.get_status_display(),
             _("sí") if pair.checked_in_at else _("no"),
@@ -231,4 +238,9 @@ def registrations_export_csv(*, tournament: Tournament) -> str:
             player = members[i].player if i < len(members) else None
             row += [getattr(player, f) if player else "" for f in PLAYER_FIELDS]
         rows.append(row)
-    return csvsafe.csv_text(rows)
+    return Sheet(header, rows, _("Inscripciones"))
+
+
+def registrations_export_csv(*, tournament: Tournament) -> str:
+    """The registrations export as CSV text (comma separated, BOM first): what the import reads back."""
+    return registrations_export_sheet(tournament=tournament).csv()

@@ -25,6 +25,7 @@ from torneo.draws.errors import DrawUserError
 from torneo.draws.manager import RoundDesign, design_next_round, perform, write_drawn, write_fixed
 from torneo.errors import TournamentError
 from torneo.models import Draw, Match, Pair, Round, Session, Tournament, TournamentRole
+from torneo.selectors.rounds import tournament_progress
 from torneo.services.live import live_bump
 from torneo.typing import AuthUser, User, signed_in
 
@@ -44,11 +45,48 @@ def pending_tables(round: Round) -> list[Match]:
     return list(round.matches.filter(outcome=Match.Outcome.PENDING).select_related("pair_a", "pair_b"))
 
 
+def _decided() -> TournamentError:
+    return TournamentError(_("El torneo ya está decidido: no hay más rondas."), code="decided")
+
+
+def _finish(tournament: Tournament) -> None:
+    """Mark the (locked) tournament finished: its classification is final from now on."""
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status", "updated_at"])
+    live_bump(tournament_id=tournament.pk)
+
+
+def tournament_finish_if_done(*, tournament_id: int) -> bool:
+    """Finish the tournament when the format says it is decided: a champion in every pool (a N
+    ceros, repesca, knockout, the bracket after the liguillas) or the Swiss's last round played,
+    with every result in. True when it was finished now.
+
+    Called where a result becomes the one that stands (the results service, inside its transaction,
+    which already holds the tournament's row), before the next round would be prepared
+    (`round_prepare`) and by the staff's pages that decide what to offer next. Cheap when the
+    tournament is not done: one query while a result is missing."""
+    status = Tournament.objects.filter(pk=tournament_id).values_list("status", flat=True).first()
+    if status in (None, Tournament.Status.FINISHED, Tournament.Status.DRAFT):
+        return False
+    if Match.objects.filter(round__tournament_id=tournament_id, outcome=Match.Outcome.PENDING).exists():
+        return False
+    with transaction.atomic():
+        # FOR NO KEY UPDATE: the results service's lock on the row, so a no-op inside its transaction.
+        tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament_id)
+        if tournament.status == Tournament.Status.FINISHED or not tournament_progress(tournament).done:
+            return False
+        _finish(tournament)
+        return True
+
+
 def round_prepare(*, tournament: Tournament, by: User, session: Session | None = None) -> Round:
-    """Create the next round. For a drawn round, publish the commitment of the draw's secret."""
+    """Create the next round. For a drawn round, publish the commitment of the draw's secret. When
+    the format says there is no next round, the tournament is finished and the answer says so."""
     with transaction.atomic():
         tournament = _lock(tournament)
         if tournament.status == Tournament.Status.FINISHED:
+            if tournament_progress(tournament).done:
+                raise _decided()
             raise TournamentError(_("El torneo ha terminado."), code="finished")
         if tournament.status == Tournament.Status.DRAFT:
             raise TournamentError(_("El torneo está en borrador: ábrelo antes de sortear."), code="draft")
@@ -66,33 +104,40 @@ def round_prepare(*, tournament: Tournament, by: User, session: Session | None =
                     code="pending_results",
                 )
         design = _design(tournament)
-        if design.finished:
-            raise TournamentError(_("El torneo ya está decidido: no hay más rondas."), code="decided")
-        if session is not None and session.tournament_id != tournament.pk:
-            raise TournamentError(_("La jornada no pertenece a este torneo."))
-        round_ = Round.objects.create(
-            tournament=tournament,
-            number=design.number,
-            kind=design.kind,
-            phase=design.phase,
-            is_final=design.is_final,
-            session=session,
+        if not design.finished:
+            return _create_round(tournament, design, by=by, session=session)
+        # Decided: the tournament ends now (this commits), and there is no round to prepare.
+        _finish(tournament)
+    raise _decided()
+
+
+def _create_round(tournament: Tournament, design: RoundDesign, *, by: User, session: Session | None) -> Round:
+    """The round `design` describes (inside round_prepare's transaction, the tournament locked)."""
+    if session is not None and session.tournament_id != tournament.pk:
+        raise TournamentError(_("La jornada no pertenece a este torneo."))
+    round_ = Round.objects.create(
+        tournament=tournament,
+        number=design.number,
+        kind=design.kind,
+        phase=design.phase,
+        is_final=design.is_final,
+        session=session,
+    )
+    if design.kind == Round.Kind.DRAW:
+        secret = new_secret()
+        Draw.objects.create(
+            round=round_,
+            secret=secret,
+            commitment=commitment(secret),
+            requests=design.requests_json(),
+            committed_by=signed_in(by),
         )
-        if design.kind == Round.Kind.DRAW:
-            secret = new_secret()
-            Draw.objects.create(
-                round=round_,
-                secret=secret,
-                commitment=commitment(secret),
-                requests=design.requests_json(),
-                committed_by=signed_in(by),
-            )
-        if tournament.status != Tournament.Status.RUNNING:
-            tournament.status = Tournament.Status.RUNNING
-            tournament.save(update_fields=["status"])
-        # The public pages show the commitment from now on (AMM 5.5): let them refresh.
-        live_bump(tournament_id=tournament.pk)
-        return round_
+    if tournament.status != Tournament.Status.RUNNING:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    # The public pages show the commitment from now on (AMM 5.5): let them refresh.
+    live_bump(tournament_id=tournament.pk)
+    return round_
 
 
 def live_draw(round: Round) -> Draw | None:
@@ -236,4 +281,12 @@ def active_pairs_count(tournament: Tournament) -> int:
     return Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).count()
 
 
-__all__ = ["draw_publish", "draw_redraw", "live_draw", "round_cancel", "round_prepare", "round_publish"]
+__all__ = [
+    "draw_publish",
+    "draw_redraw",
+    "live_draw",
+    "round_cancel",
+    "round_prepare",
+    "round_publish",
+    "tournament_finish_if_done",
+]

@@ -8,8 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from torneo import sheets
 from torneo.errors import TournamentError
 from torneo.forms.errors import service_errors
 from torneo.forms.registrations import CsvImportForm, PairForm, WithdrawForm
@@ -27,7 +29,7 @@ from torneo.services.registrations import (
 )
 from torneo.services.registrations_csv import (
     CsvImportError,
-    registrations_export_csv,
+    registrations_export_sheet,
     registrations_import_csv,
 )
 from torneo.views.access import LoginRequired, safe_next, tournament_for
@@ -213,6 +215,15 @@ def player_erase_view(request: HttpRequest, slug: str, number: int, position: in
     return redirect("torneo:manage_pair_edit", slug=slug, number=number)
 
 
+def import_message(created: int, waitlisted: int) -> str:
+    """«Importada 1 pareja.», «Importadas 12 parejas. 2 quedan en lista de espera.»"""
+    message = ngettext("Importada %(n)d pareja.", "Importadas %(n)d parejas.", created) % {"n": created}
+    if waitlisted:
+        queued = ngettext("%(n)d queda en lista de espera.", "%(n)d quedan en lista de espera.", waitlisted)
+        message += " " + queued % {"n": waitlisted}
+    return message
+
+
 def pairs_import(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug, Action.PAIRS_MANAGE)
     form = CsvImportForm(request.POST or None, request.FILES or None)
@@ -226,11 +237,7 @@ def pairs_import(request: HttpRequest, slug: str) -> HttpResponse:
         except TournamentError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(
-                request,
-                _("Importadas %(n)d parejas (%(w)d en lista de espera).")
-                % {"n": report.created, "w": report.waitlisted},
-            )
+            messages.success(request, import_message(report.created, report.waitlisted))
             return redirect("torneo:manage_pairs", slug=slug)
     return render(
         request,
@@ -241,7 +248,7 @@ def pairs_import(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def pairs_export(request: HttpRequest, slug: str) -> HttpResponse:
+    """The registrations as CSV, Excel's CSV or .xlsx (?formato=, torneo.sheets)."""
     tournament = tournament_for(request, slug, Action.PAIRS_MANAGE)
-    response = HttpResponse(registrations_export_csv(tournament=tournament), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="inscripciones-{tournament.slug}.csv"'
-    return response
+    sheet = registrations_export_sheet(tournament=tournament)
+    return sheets.download(request, sheet, f"inscripciones-{tournament.slug}")

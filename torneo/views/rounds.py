@@ -17,8 +17,22 @@ from torneo.forms.rounds import DrawPublishForm, RedrawForm, RoundPrepareForm
 from torneo.models import Round, Tournament
 from torneo.pagecache import cached_body, page_with_body, tournament_stamp
 from torneo.permissions import Action, can
-from torneo.selectors.rounds import RoundPage, fixed_round_preview, jueces_of, next_step, round_page, rounds_of
-from torneo.services.rounds import draw_publish, draw_redraw, round_cancel, round_prepare, round_publish
+from torneo.selectors.rounds import (
+    RoundPage,
+    fixed_round_preview,
+    jueces_of,
+    next_step,
+    round_page,
+    rounds_of,
+)
+from torneo.services.rounds import (
+    draw_publish,
+    draw_redraw,
+    round_cancel,
+    round_prepare,
+    round_publish,
+    tournament_finish_if_done,
+)
 from torneo.views.access import tournament_for
 
 # --- public pages --------------------------------------------------------------------------------
@@ -97,7 +111,12 @@ def draw_input(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def manage_rounds(request: HttpRequest, slug: str) -> HttpResponse:
+    """The mesa de control's rounds: what to do next (prepare round N, publish the prepared one, or
+    nothing more once the tournament is decided: it is finished here at the latest), the suggestion
+    of the rondas finales when few pairs are left, and the list of rounds."""
     tournament = tournament_for(request, slug, Action.DRAWS_MANAGE)
+    if tournament_finish_if_done(tournament_id=tournament.pk):
+        tournament.refresh_from_db()
     return _render_rounds(request, tournament, RoundPrepareForm(tournament=tournament))
 
 

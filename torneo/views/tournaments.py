@@ -15,9 +15,13 @@ from torneo.forms.tournaments import RoleForm, SessionForm, TournamentForm
 from torneo.models import Session, TournamentRole
 from torneo.permissions import Action, can, can_create_tournament, roles_for
 from torneo.selectors.registrations import registration_counts
-from torneo.selectors.tournaments import staff_of, tournaments_managed_by, tournaments_public
+from torneo.selectors.tournaments import champions_of, staff_of, tournaments_managed_by, tournaments_public
+from torneo.services.rounds import tournament_finish_if_done
 from torneo.services.system import STALE_AFTER, heartbeat_age
 from torneo.services.tournaments import (
+    ConfirmationNeeded,
+    draw_lock,
+    locked_fields,
     role_grant,
     role_revoke,
     session_delete,
@@ -36,9 +40,12 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament's page; once finished, its final classification comes first (the champion,
+    and the way to the whole classification)."""
     tournament = tournament_for(request, slug)
     context = {
         "tournament": tournament,
+        "champions": champions_of(tournament),
         "counts": registration_counts(tournament),
         "sessions": tournament.sessions.all(),
         "is_staff": can(request.user, tournament, Action.VIEW_PRIVATE),
@@ -90,6 +97,10 @@ def _model_data(form: TournamentForm) -> dict:  # type: ignore[type-arg]
 
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug, Action.VIEW_PRIVATE)
+    # A tournament decided since its last result (or by a change of its settings) ends here at the
+    # latest: the staff see it finished, with its final classification.
+    if tournament_finish_if_done(tournament_id=tournament.pk):
+        tournament.refresh_from_db()
     context = {
         "tournament": tournament,
         "counts": registration_counts(tournament),
@@ -102,15 +113,37 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    """Edit the tournament. Once drawn, the fixed fields are disabled with the reason, and a change
+    that alters the standings or the pairings is saved at the second submit, once confirmed after
+    seeing what it changes. ?rondas_finales=N (the rounds page's suggestion) proposes the rondas
+    finales from round N."""
     tournament = tournament_for(request, slug, Action.TOURNAMENT_EDIT)
-    form = TournamentForm(request.POST or None, instance=tournament)
+    lock = draw_lock(tournament)
+    locked = locked_fields(tournament)
+    initial = {}
+    proposed = request.GET.get("rondas_finales", "")
+    if request.method != "POST" and proposed.isdigit() and 0 < int(proposed) < 1000:
+        initial["final_phase_from_round"] = int(proposed)
+    form = TournamentForm(request.POST or None, instance=tournament, initial=initial, locked=locked)
+    pending: ConfirmationNeeded | None = None
     if request.method == "POST" and form.is_valid():
         with service_errors(form) as call:
-            tournament_update(tournament=tournament, data=_model_data(form))
+            tournament_update(
+                tournament=tournament, data=_model_data(form), confirm=bool(form.cleaned_data.get("confirm"))
+            )
         if call.ok:
             messages.success(request, _("Cambios guardados."))
             return redirect("torneo:manage_dashboard", slug=tournament.slug)
-    return render(request, "torneo/manage/tournament_form.html", {"form": form, "tournament": tournament})
+        if isinstance(call.error, ConfirmationNeeded):
+            pending = call.error
+    context = {
+        "form": form,
+        "tournament": tournament,
+        "lock": lock,
+        "pending": pending,
+        "proposed_final_round": initial.get("final_phase_from_round"),
+    }
+    return render(request, "torneo/manage/tournament_form.html", context)
 
 
 def sessions(request: HttpRequest, slug: str) -> HttpResponse:
