@@ -18,6 +18,12 @@ def describe_submission(match: Match, sub: ResultSubmission, by: Any) -> str:
     outcome = "" if sub.outcome == Match.Outcome.PLAYED else f" ({sub.get_outcome_display()})"
     names = f"{match.pair_a} {score or '–'} {match.pair_b}"
     table = match.table_number or "—"
+    if sub.status == ResultSubmission.Status.DISPUTED:
+        # AMM 3.16 with the double check: two people read the acta differently (services.results).
+        return _(
+            "Mesa %(t)s: %(a)s %(s)s %(b)s no coincide con el acta que ya estaba anotada. Quedan las dos en "
+            "desacuerdo: no cuenta ninguna hasta que la organización o un juez decida (AMM 3.16)."
+        ) % {"t": table, "a": match.pair_a, "s": score or "–", "b": match.pair_b}
     if sub.status == ResultSubmission.Status.PROPOSED:
         return _("Mesa %(t)s: %(r)s%(o)s. Pendiente de que otra persona lo confirme.") % {
             "t": table,

@@ -162,15 +162,7 @@ def _submit(request: HttpRequest, match: Match, form: ResultFields) -> tuple[Res
 def _tell(request: HttpRequest, match: Match, sub: ResultSubmission) -> None:
     """The flash message after an acta is entered; a disagreement in red (AMM 3.16)."""
     if sub.status == ResultSubmission.Status.DISPUTED:
-        score = selectors.submission_score(sub) or "–"
-        messages.error(
-            request,
-            _(
-                "Mesa %(t)s: %(a)s %(s)s %(b)s no coincide con el acta que ya estaba anotada. Quedan las dos en "
-                "desacuerdo: no cuenta ninguna hasta que la organización o un juez decida (AMM 3.16)."
-            )
-            % {"t": match.table_number or "—", "a": match.pair_a, "s": score, "b": match.pair_b},
-        )
+        messages.error(request, describe_submission(match, sub, request.user))
         return
     messages.success(request, describe_submission(match, sub, request.user))
 

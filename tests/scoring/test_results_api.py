@@ -93,6 +93,22 @@ def test_with_the_double_check_the_message_says_who_must_confirm(api):
     assert data["state"]["awaiting"] == [] and data["state"]["decided"] == 1
 
 
+def test_a_different_second_entry_answers_that_both_actas_disagree_amm_3_16(api):
+    """AMM 3.16 with the double check: the desk's answer says the two actas disagree and that none
+    counts, instead of «Anotado»."""
+    sim, round_, client, base = api
+    sim.tournament.results_double_check = True
+    sim.tournament.save()
+    match = playing(round_)[0]
+    body = {"round": 1, "table": match.table_number, "games_a": 3, "games_b": 1, "version": 0}
+    assert client.post(f"{base}/results/", body, format="json").status_code == 201
+    other = APIClient()
+    other.force_authenticate(grant(UserFactory(username="otra-mesa"), sim.tournament, "control"))
+    data = other.post(f"{base}/results/", {**body, "games_a": 1, "games_b": 3, "version": 1}, format="json").json()
+    assert data["status"] == "disputed"
+    assert "no coincide con el acta que ya estaba anotada" in data["message"] and "AMM 3.16" in data["message"]
+
+
 def test_the_client_declares_where_an_acta_comes_from_control_or_api(api):
     """The mesa's page sends source "control"; without it an acta is from the API; nothing else."""
     _sim, round_, client, base = api
