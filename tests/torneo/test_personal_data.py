@@ -267,3 +267,24 @@ def test_the_public_form_says_who_sees_the_data():
 
     page = Client().get(f"/torneos/{t.slug}/inscripcion/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Protección de datos" in page and "borre tus datos" in page
+
+
+def test_the_organizer_reaches_a_withdrawn_pairs_personal_data_to_erase_it(victim):
+    """RGPD: a pair that withdrew still has its players' document, phone and e-mail; the organizer
+    finds them from the pairs list (the «Editar» link is only for pairs still in) and erases them.
+    The mesa de control, which may not erase, gets no such link."""
+    from torneo.services.registrations import pair_withdraw
+
+    t1, pair = victim
+    pair_withdraw(pair=pair, reason="se retiran")
+    organizer = client_for_page(grant(UserFactory(), t1, "organizer"))
+    html = organizer.get(f"/torneos/{t1.slug}/gestion/parejas/").content.decode()
+    link = f'/torneos/{t1.slug}/gestion/parejas/{pair.number}/#proteccion-de-datos'
+    assert link in html
+    page = organizer.get(link.split("#")[0]).content.decode()
+    assert 'id="proteccion-de-datos"' in page and "Borrar los datos de María Victoria Real" in page
+    assert organizer.post(f"/torneos/{t1.slug}/gestion/parejas/{pair.number}/borrar-datos/1/").status_code == 302
+    maria = Player.objects.get(tournament=t1, first_name="María")
+    assert (maria.id_document, maria.phone, maria.email) == ("", "", "")
+    mesa = client_for_page(grant(UserFactory(), t1, "control"))
+    assert link not in mesa.get(f"/torneos/{t1.slug}/gestion/parejas/").content.decode()

@@ -118,6 +118,7 @@ def pairs(request: HttpRequest, slug: str) -> HttpResponse:
         "statuses": Pair.Status.choices,
         "counts": registration_counts(tournament),
         "can_manage": can(request.user, tournament, Action.PAIRS_MANAGE),
+        "can_erase": can(request.user, tournament, Action.PERSONAL_DATA_ERASE),
     }
     return render(request, "torneo/manage/pairs.html", context)
 
