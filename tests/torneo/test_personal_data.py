@@ -288,3 +288,23 @@ def test_the_organizer_reaches_a_withdrawn_pairs_personal_data_to_erase_it(victi
     assert (maria.id_document, maria.phone, maria.email) == ("", "", "")
     mesa = client_for_page(grant(UserFactory(), t1, "control"))
     assert link not in mesa.get(f"/torneos/{t1.slug}/gestion/parejas/").content.decode()
+
+
+def test_the_organizer_writes_the_registration_forms_data_protection_notice():
+    """RGPD: the registration form asks for DNI, phone and e-mail, so it says who treats them and
+    how to have them erased; the organizer (the controller) writes that notice, else the platform's
+    general one is shown."""
+    from django.test import Client
+
+    from torneo.services.tournaments import tournament_update
+
+    t = TournamentFactory()
+    url = f"/torneos/{t.slug}/inscripcion/"
+    assert "Puedes pedir a la organización que borre tus datos." in Client().get(url).content.decode()
+    notice = "Responsable: Peña El Órdago.\nEscribe a <datos@example.com> para borrar tus datos."
+    tournament_update(tournament=t, data={"privacy_notice": notice})
+    html = Client().get(url).content.decode()
+    assert "Responsable: Peña El Órdago.<br>Escribe a &lt;datos@example.com&gt;" in html
+    assert "Puedes pedir a la organización que borre tus datos." not in html
+    organizer = client_for_page(grant(UserFactory(), t, "organizer"))
+    assert 'name="privacy_notice"' in organizer.get(f"/torneos/{t.slug}/gestion/editar/").content.decode()

@@ -42,6 +42,15 @@ class Tournament(models.Model):
     slug = models.SlugField(_("identificador en la dirección"), max_length=80, unique=True)
     venue = models.CharField(_("lugar"), max_length=200, blank=True)
     description = models.TextField(_("descripción"), blank=True)
+    # RGPD: what a person registering reads about their data, as the organizer (the controller) says it.
+    privacy_notice = models.TextField(
+        _("aviso de protección de datos"),
+        blank=True,
+        help_text=_(
+            "Lo que lee quien se inscribe sobre sus datos: quién los trata, para qué, hasta cuándo y cómo "
+            "pedir que se borren. Vacío: el aviso general de la plataforma."
+        ),
+    )
     start_date = models.DateField(_("fecha de inicio"))
     end_date = models.DateField(_("fecha de fin"))
     rule_set = models.CharField(_("reglamento"), max_length=30, choices=RULE_SET_CHOICES, default=DEFAULT_RULE_SET)

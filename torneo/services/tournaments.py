@@ -35,6 +35,7 @@ TOURNAMENT_FIELDS = (
     "slug",
     "venue",
     "description",
+    "privacy_notice",
     "start_date",
     "end_date",
     "rule_set",
