@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from scoring.messages import describe_submission
 from scoring.models import ResultSubmission
 from scoring.selectors import results as selectors
-from scoring.services.results import can_confirm, result_confirm, result_reject, result_submit
+from scoring.services.results import can_confirm, result_confirm, result_reject, result_resolve, result_submit
 from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction
 from torneo.models import Match, Pair, Round
@@ -167,6 +167,34 @@ class LookupProposalSerializer(serializers.Serializer):
     by = serializers.CharField()
 
 
+class LookupDisagreementSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="Id del acta (para elegirla al decidir: choice).")
+    version = serializers.IntegerField()
+    games_a = serializers.IntegerField(allow_null=True)
+    games_b = serializers.IntegerField(allow_null=True)
+    outcome = serializers.CharField()
+    outcome_label = serializers.CharField()
+    by = serializers.CharField()
+
+
+class ResolveSerializer(serializers.Serializer):
+    """The decision between two actas that disagree: keep one (choice) or enter another result."""
+
+    reason = serializers.CharField(
+        max_length=500,
+        help_text="Motivo de la decisión: queda en el historial del acta.",
+        error_messages={"required": "Escribe el motivo de la decisión: queda en el historial del acta."},
+    )
+    choice = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Id de una de las dos actas en desacuerdo, la que vale."
+    )
+    outcome = serializers.ChoiceField(choices=Match.Outcome.choices, default=Match.Outcome.PLAYED)
+    games_a = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=9)
+    games_b = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=9)
+    winner = serializers.IntegerField(required=False, allow_null=True, help_text="Número de la pareja que gana.")
+    tantos = TantosField(required=False, max_length=15, help_text="Tantos de cada juego: [[40, 32], [38, 40], …].")
+
+
 class LookupSerializer(serializers.Serializer):
     """What the mesa sees after typing a table (scoring.selectors.results.match_lookup)."""
 
@@ -184,6 +212,11 @@ class LookupSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="Versión del acta que hay que enviar de vuelta (0: ninguna).")
     latest_by = serializers.CharField(help_text="Quién anotó la última versión.")
     proposed = LookupProposalSerializer(allow_null=True, help_text="Acta pendiente de confirmar, si la hay.")
+    disagreement = LookupDisagreementSerializer(
+        many=True,
+        help_text="Dos actas que no coinciden (doble comprobación, AMM 3.16), la más antigua primero; vacía si no "
+        "las hay. No cuenta ninguna hasta que la organización o un juez decide (resolve).",
+    )
     locked = serializers.BooleanField(help_text="Ronda cerrada (AMM 3.18): solo la organización corrige.")
     next_prepared = serializers.BooleanField(help_text="El sorteo de la ronda siguiente ya está preparado.")
     is_bye = serializers.BooleanField(help_text="Exenta: no hay resultado que anotar.")
@@ -218,6 +251,7 @@ class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
         "create": Action.RESULTS_ENTER,
         "entry_state": Action.RESULTS_ENTER,
         "lookup": Action.RESULTS_ENTER,
+        "resolve": Action.RESULTS_RESOLVE,
     }
 
     def get_queryset(self) -> QuerySet[Match]:
@@ -244,13 +278,7 @@ class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         match = self._match(tournament, data)
-        winner = None
-        if data.get("winner") is not None:
-            winner = Pair.objects.filter(tournament=tournament, number=data["winner"]).first()
-            if winner is None or winner.pk not in (match.pair_a_id, match.pair_b_id):
-                raise serializers.ValidationError(
-                    {"winner": [f"La pareja {data['winner']} no juega en la mesa {match.table_number}."]}
-                )
+        winner = self._winner(tournament, match, data.get("winner"))
         sub = result_submit(
             match=match,
             by=request.user,
@@ -272,6 +300,15 @@ class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
             "state": selectors.entry_state(match.round).as_dict(),
         }
         return Response(body, status=status.HTTP_201_CREATED)
+
+    def _winner(self, tournament: Any, match: Match, number: int | None) -> Pair | None:
+        if number is None:
+            return None
+        winner = Pair.objects.filter(tournament=tournament, number=number).first()
+        if winner is None or winner.pk not in (match.pair_a_id, match.pair_b_id):
+            message = f"La pareja {number} no juega en la mesa {match.table_number}."
+            raise serializers.ValidationError({"winner": [message]})
+        return winner
 
     def _match(self, tournament: Any, data: dict[str, Any]) -> Match:
         qs = Match.objects.select_related("round__tournament", "pair_a", "pair_b").filter(round__tournament=tournament)
@@ -297,6 +334,41 @@ class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
         if not can(request.user, tournament, Action.VIEW_PRIVATE):
             raise NotFound()
         return Response(SubmissionSerializer(selectors.match_history(match), many=True).data)
+
+    @extend_schema(
+        request=ResolveSerializer,
+        responses={200: SubmissionSerializer, 400: None, 403: None, 404: None},
+        description="Decide entre dos actas que no coinciden (doble comprobación, AMM 3.16): la organización o un "
+        "juez que no anotó ninguna de las dos. Con choice vale esa acta; sin choice, el resultado que se envía. "
+        "Siempre con un motivo (reason). Tras publicarse el sorteo siguiente, solo la organización (AMM 3.18).",
+    )
+    @action(detail=True, methods=["post"])
+    def resolve(self, request: Request, tournament_slug: str, pk: str) -> Response:
+        tournament = self.get_tournament()
+        match = get_object_or_404(
+            Match.objects.select_related("round__tournament", "pair_a", "pair_b"), pk=pk, round__tournament=tournament
+        )
+        serializer = ResolveSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        choice = None
+        if data.get("choice") is not None:
+            choice = ResultSubmission.objects.filter(match=match, pk=data["choice"]).first()
+            if choice is None:
+                raise serializers.ValidationError({"choice": ["Esa acta no es de esta mesa."]})
+        decision = result_resolve(
+            match=match,
+            by=request.user,
+            reason=data["reason"],
+            choice=choice,
+            outcome=data["outcome"],
+            games_a=data.get("games_a"),
+            games_b=data.get("games_b"),
+            winner=self._winner(tournament, match, data.get("winner")),
+            tantos=data.get("tantos") or [],
+        )
+        sub = ResultSubmission.objects.select_related("match__round", "winner", "submitted_by", "confirmed_by")
+        return Response(SubmissionSerializer(sub.get(pk=decision.pk)).data)
 
     @extend_schema(
         parameters=[

@@ -271,10 +271,14 @@ def standings(tournament: Tournament, data: TournamentSnapshot | None = None) ->
         # The first pairs still in qualify, in this order (a tie at the cut goes to the lower pair
         # number, the order of registration), as torneo.draws.manager seeds the bracket.
         tables = [_table(_("Liguilla %(g)s") % {"g": t.pool}, t, data) for t in _liguilla_tables(data)]
-        note = _(
+        note = ngettext(
+            "Por puntos (%(p)d por partida ganada o exenta), después por este orden de desempate: %(t)s. "
+            "Se clasifica para el cuadro la primera de cada liguilla (en un empate total en el "
+            "corte, la de número más bajo).",
             "Por puntos (%(p)d por partida ganada o exenta), después por este orden de desempate: %(t)s. "
             "Se clasifican para el cuadro las %(q)d primeras de cada liguilla (en un empate total en el "
-            "corte, la de número más bajo)."
+            "corte, la de número más bajo).",
+            tournament.group_qualifiers or 0,
         ) % {
             "p": tournament.points_per_win,
             "t": ", ".join(tiebreak_label(t) for t in tiebreaks),

@@ -35,6 +35,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.models import ResultSubmission
 from torneo.errors import Conflict, NotAllowed, TournamentError
@@ -257,14 +258,20 @@ def _clean_tantos(
     if games_a is not None and games_b is not None:
         if len(cleaned) != games_a + games_b:
             raise _errors(
-                tantos=_("Hay %(n)d juegos con tantos pero la partida tuvo %(m)d juegos.")
+                tantos=ngettext(
+                    "Hay %(n)d juego con tantos pero la partida tuvo %(m)d juegos.",
+                    "Hay %(n)d juegos con tantos pero la partida tuvo %(m)d juegos.",
+                    len(cleaned),
+                )
                 % {"n": len(cleaned), "m": games_a + games_b}
             )
         for side, games in (("a", games_a), ("b", games_b)):
             if won[side] > games:
                 raise _errors(
-                    tantos=_(
-                        "Por los tantos, la pareja %(s)s gana %(n)d juegos, pero el resultado le da %(g)d (AMM 1.7.a)."
+                    tantos=ngettext(
+                        "Por los tantos, la pareja %(s)s gana %(n)d juego, pero el resultado le da %(g)d (AMM 1.7.a).",
+                        "Por los tantos, la pareja %(s)s gana %(n)d juegos, pero el resultado le da %(g)d (AMM 1.7.a).",
+                        won[side],
                     )
                     % {"s": side.upper(), "n": won[side], "g": games}
                 )

@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring import exports
@@ -84,32 +84,39 @@ def results_csv(request: HttpRequest, slug: str, number: int | None = None) -> H
 
 # The entry script's texts, translated here and handed over with json_script ({x}: filled in by it).
 SCRIPT_STRINGS = {
-    "hint": _lazy("Escribe el número de mesa: aparecerán las dos parejas."),
-    "bye": _lazy("Exenta: no hay resultado que anotar."),
-    "current": _lazy(
+    "hint": gettext_lazy("Escribe el número de mesa: aparecerán las dos parejas."),
+    "bye": gettext_lazy("Exenta: no hay resultado que anotar."),
+    "current": gettext_lazy(
         "Ya tiene resultado: {outcome} {a}–{b} (versión {version}, {by}). Lo que anotes será una corrección."
     ),
-    "proposed": _lazy(
+    "proposed": gettext_lazy(
         "Pendiente de confirmar: {a}–{b}, anotado por {by}. Si el acta dice lo mismo, anótalo igual y queda confirmado."
     ),
-    "locked": _lazy(
+    "locked": gettext_lazy(
         "Ronda cerrada (AMM 3.18): la ganadora ya no puede cambiar; solo la organización corrige detalles "
         "(tantos, un 3-1 por un 3-2), con un motivo."
     ),
-    "prepared": _lazy(
+    "prepared": gettext_lazy(
         "El sorteo de la ronda siguiente ya está preparado: si cambias este resultado habrá que anular esa ronda "
         "preparada y volver a prepararla."
     ),
-    "history": _lazy("Historial de la mesa"),
-    "all_done": _lazy("Todas las mesas tienen acta."),
-    "none": _lazy("Ninguno."),
-    "confirm": _lazy("confirmar"),
-    "table": _lazy("Mesa {table}"),
-    "check": _lazy("Revisa los campos marcados."),
-    "conflict": _lazy("Si aun así el acta dice otra cosa, vuelve a pulsar Intro para corregirlo."),
+    "history": gettext_lazy("Historial de la mesa"),
+    "disagreement": gettext_lazy(
+        "Dos actas que no coinciden (AMM 3.16): no cuenta ninguna hasta que la organización o un juez decida."
+    ),
+    "disagreement_version": gettext_lazy("Versión {version}: {a}–{b} {outcome}, anotada por {by}"),
+    "disagreement_link": gettext_lazy("Ver las dos actas y decidir"),
+    "disagreement_list": gettext_lazy("ver las dos actas"),
+    "yours": gettext_lazy("(la has anotado tú: la confirma otra persona)"),
+    "all_done": gettext_lazy("Todas las mesas tienen acta."),
+    "none": gettext_lazy("Ninguno."),
+    "confirm": gettext_lazy("confirmar"),
+    "table": gettext_lazy("Mesa {table}"),
+    "check": gettext_lazy("Revisa los campos marcados."),
+    "conflict": gettext_lazy("Si aun así el acta dice otra cosa, vuelve a pulsar Intro para corregirlo."),
     # What the form says about these fields, checked by the script before it calls the API.
-    "table_required": _lazy("Escribe el número de mesa."),
-    "tantos": _lazy("Escribe los tantos de cada juego como 40-32, separados por espacios o comas."),
+    "table_required": gettext_lazy("Escribe el número de mesa."),
+    "tantos": gettext_lazy("Escribe los tantos de cada juego como 40-32, separados por espacios o comas."),
 }
 
 

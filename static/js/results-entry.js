@@ -102,6 +102,15 @@
         a: data.proposed.games_a ?? "–", b: data.proposed.games_b ?? "–", by: data.proposed.by,
       })));
     }
+    if (data.disagreement && data.disagreement.length) {
+      // Two actas that disagree (AMM 3.16): in red, both versions, and where the decision is taken.
+      card.append(el("div", { class: "msg danger sc-disagreement" },
+        el("p", {}, el("strong", {}, t("disagreement"))),
+        el("ul", {}, ...data.disagreement.map((d) => el("li", {}, t("disagreement_version", {
+          version: d.version, a: d.games_a ?? "–", b: d.games_b ?? "–", outcome: d.outcome_label, by: d.by,
+        })))),
+        el("p", {}, el("a", { href: url(form.dataset.history, data.id) + "#desacuerdo" }, t("disagreement_link")))));
+    }
     if (data.next_prepared && data.outcome !== "pending") card.append(el("p", { class: "msg warning" }, t("prepared")));
     if (data.locked) {
       card.append(el("p", { class: "msg warning" }, t("locked")));
@@ -270,11 +279,21 @@
     if (awaiting) {
       awaiting.replaceChildren(...(state.awaiting.length ? state.awaiting.map((a) =>
         el("li", {}, `${t("table", { table: a.table })}: ${a.score} ${a.outcome} `, el("small", { class: "muted" }, a.by),
-          " ", el("a", { href: url(form.dataset.confirm, a.submission) }, t("confirm"))))
+          " ", awaitingAction(a)))
         : [el("li", { class: "muted" }, t("none"))]));
     }
     const waiting = document.getElementById("awaiting-count");
     if (waiting) waiting.textContent = state.awaiting.length;
+  }
+
+  // Beside an acta awaiting confirmation: two actas that disagree lead to the history, in red;
+  // one's own entry is confirmed by somebody else, so it has no "confirmar".
+  function awaitingAction(a) {
+    if (a.disagreement) {
+      return el("a", { class: "danger", href: url(form.dataset.history, a.id) + "#desacuerdo" }, t("disagreement_list"));
+    }
+    if (a.by && a.by === form.dataset.me) return el("small", { class: "muted" }, t("yours"));
+    return el("a", { href: url(form.dataset.confirm, a.submission) }, t("confirm"));
   }
 
   async function refresh() {

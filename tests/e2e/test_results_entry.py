@@ -516,3 +516,46 @@ def test_the_counters_and_the_pairs_beside_the_juegos_stay_true_after_each_save(
     WebDriverWait(browser, 5).until(lambda d: counters(d) == ("1", "1", "1 de 3 con resultado"))
     assert sides(browser) == ("A", "B")
     assert browser.find_element(By.ID, "entry-missing").text.split() == [str(third.table_number)]
+
+
+def test_a_disagreement_shows_in_red_on_the_desk_and_own_entries_have_no_confirmar_amm_3_16(live_server, browser):
+    """Issue 11.2 at the desk: after a disagreeing acta the table shows both versions in red with the
+    way to the decision, the list says «ver las dos actas» instead of «confirmar», and the desk's own
+    pending entry is not offered to it for confirmation."""
+    sim = new_tournament(6, seed=57, format=Tournament.Format.CEROS, max_losses=1)
+    sim.tournament.results_double_check = True
+    sim.tournament.save()
+    round_ = publish_next_round(sim)
+    first, second, _third = playing(round_)
+    other = grant(UserFactory(username="otra-mesa"), sim.tournament, "control")
+    result_submit(match=first, by=other, games_a=3, games_b=1, expected_version=0)
+    open_desk(browser, live_server, sim)
+
+    type_keys(browser, f"{first.table_number}" + Keys.ENTER)
+    WebDriverWait(browser, 5).until(lambda d: first.pair_a.display_name in sides(d)[0])
+    type_keys(browser, "13" + Keys.ENTER)  # the mesa's acta says the other pair won
+    WebDriverWait(browser, 5).until(lambda d: "no coincide" in d.find_element(By.ID, "entry-feedback").text)
+    awaiting = browser.find_element(By.ID, "entry-awaiting")
+    WebDriverWait(browser, 5).until(lambda d: "ver las dos actas" in awaiting.text)
+    link = awaiting.find_element(By.LINK_TEXT, "ver las dos actas")
+    assert link.get_attribute("href").endswith(f"/{first.pk}/#desacuerdo") and "danger" in link.get_attribute("class")
+    assert "confirmar" not in awaiting.text
+
+    type_keys(browser, f"{second.table_number}" + Keys.ENTER)
+    WebDriverWait(browser, 5).until(lambda d: second.pair_a.display_name in sides(d)[0])
+    type_keys(browser, "32" + Keys.ENTER)  # the desk's own proposal
+    WebDriverWait(browser, 5).until(lambda d: d.find_element(By.ID, "awaiting-count").text == "2")
+    own = [li.text for li in awaiting.find_elements(By.TAG_NAME, "li") if f"Mesa {second.table_number}:" in li.text]
+    assert own and "la has anotado tú" in own[0] and "confirmar" not in own[0].replace("la confirma", "")
+
+    type_keys(browser, f"{first.table_number}" + Keys.ENTER)
+    card = WebDriverWait(browser, 5).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "#entry-match .sc-disagreement")
+    )
+    assert "Versión 1: 3–1" in card.text and "otra-mesa" in card.text and "Versión 2: 1–3" in card.text
+    assert card.find_element(By.TAG_NAME, "a").get_attribute("href").endswith("#desacuerdo")
+    browser.refresh()  # the page without the script says the same
+    wait_focus(browser, "table")
+    lists = browser.find_element(By.ID, "entry-awaiting").text
+    assert "ver las dos actas" in lists and "la has anotado tú" in lists
+    assert not any(line.endswith("confirmar") for line in lists.splitlines())

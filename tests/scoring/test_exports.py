@@ -7,6 +7,7 @@ import io
 
 import openpyxl
 import pytest
+from django.urls import reverse
 from django.test import Client
 
 from scoring.services.results import result_submit
@@ -238,3 +239,8 @@ def test_the_pages_link_the_csv_the_excel_csv_and_the_xlsx():
     dashboard = staff(sim.tournament).get(f"/torneos/{slug}/gestion/").content.decode()
     for query in ("", "?formato=excel", "?formato=xlsx"):
         assert f'href="/torneos/{slug}/gestion/exportar.csv{query}"' in dashboard
+    results = Client().get(f"/torneos/{slug}/resultados/").content.decode()
+    for export in (reverse("scoring:results_round_csv", args=[slug, 1]), reverse("scoring:results_csv", args=[slug])):
+        for query in ("", "?formato=excel", "?formato=xlsx"):
+            assert f'href="{export}{query}"' in results, (export, query)
+            assert Client().get(export + query).status_code == 200

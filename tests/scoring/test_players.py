@@ -121,7 +121,7 @@ def test_the_pair_page_across_rounds_amm_6_1_a_6_2():
     round2 = publish_next_round(sim)
     page = text_of(Client().get(page_url(t, me.number)))
     current = pair_match(round2, me)
-    assert "Ronda 2" in page and "1 ganadas · 0 perdidas" in page and "Sigue en el torneo" in page
+    assert "Ronda 2" in page and "1 ganada · 0 perdidas" in page and "Sigue en el torneo" in page
     if current.is_bye:
         assert "Exenta" in page
     else:
@@ -137,7 +137,7 @@ def test_walkover_double_loss_and_withdrawn_pairs_read_right():
     t = table()
     result_submit(match=t.match, by=t.organizer, outcome="double_loss")
     page = text_of(Client().get(page_url(t.tournament, t.match.pair_a.number)))
-    assert "Perdida por ambas parejas" in page and "0 ganadas · 1 perdidas" in page
+    assert "Perdida por ambas parejas" in page and "0 ganadas · 1 perdida" in page
     other = table()
     result_submit(match=other.match, by=other.organizer, outcome="walkover", winner=other.match.pair_b)
     page = text_of(Client().get(page_url(other.tournament, other.match.pair_b.number)))

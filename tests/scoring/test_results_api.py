@@ -434,3 +434,67 @@ def test_the_state_after_an_acta_has_the_counters_the_desk_shows(api, client):
     body = {"round": 1, "table": first.table_number, "games_a": 3, "games_b": 1, "version": 1}
     state = api_client.post(f"{base}/results/", body, format="json").json()["state"]  # the same acta: confirmed
     assert (state["total"], state["decided"], len(state["missing"]), len(state["awaiting"])) == (3, 1, 1, 1)
+
+
+def _disagreeing_actas(api):
+    """Mesa enters 3–1, a second person 1–3 (double check on): two actas in disagreement."""
+    sim, round_, client, base = api
+    sim.tournament.results_double_check = True
+    sim.tournament.save()
+    match = playing(round_)[0]
+    body = {"round": 1, "table": match.table_number, "games_a": 3, "games_b": 1, "version": 0}
+    assert client.post(f"{base}/results/", body, format="json").status_code == 201
+    other = APIClient()
+    other.force_authenticate(grant(UserFactory(username="otra-mesa"), sim.tournament, "control"))
+    second = {**body, "games_a": 1, "games_b": 3, "version": 1}
+    assert other.post(f"{base}/results/", second, format="json").json()["status"] == "disputed"
+    return match
+
+
+def test_the_desks_lookup_shows_both_disagreeing_actas_amm_3_16(api):
+    _sim, _round, client, base = api
+    match = _disagreeing_actas(api)
+    data = client.get(f"{base}/results/lookup/", {"table": match.table_number}).json()
+    assert [(d["version"], d["games_a"], d["games_b"], d["by"]) for d in data["disagreement"]] == [
+        (1, 3, 1, "mesa-api"),
+        (2, 1, 3, "otra-mesa"),
+    ]
+    state = client.get(f"{base}/results/pending/").json()
+    assert [a["disagreement"] for a in state["awaiting"]] == [True]
+
+
+def test_a_juez_resolves_a_disagreement_through_the_api_with_a_reason_amm_3_16(api):
+    sim, _round, client, base = api
+    match = _disagreeing_actas(api)
+    _first, second = match.submissions.order_by("version")
+    juez = APIClient()
+    juez.force_authenticate(grant(UserFactory(username="juez-api"), sim.tournament, "juez"))
+    url = f"{base}/results/{match.pk}/resolve/"
+    refused = juez.post(url, {"choice": second.pk}, format="json")
+    assert refused.status_code == 400 and "motivo" in refused.json()["reason"][0]
+    # The mesa that entered one of the actas does not decide (the decision is a third person's).
+    assert client.post(url, {"choice": second.pk, "reason": "Yo"}, format="json").status_code == 403
+    done = juez.post(url, {"choice": second.pk, "reason": "Firmado por las dos parejas"}, format="json")
+    assert done.status_code == 200, done.json()
+    assert done.json()["status"] == "confirmed" and done.json()["games_a"] == 1
+    match.refresh_from_db()
+    assert (match.games_a, match.games_b) == (1, 3)
+    again = juez.post(url, {"choice": second.pk, "reason": "otra vez"}, format="json")
+    assert again.status_code in (400, 409) and "ya se ha decidido" in str(again.json())
+
+
+def test_resolving_with_another_result_or_a_foreign_acta(api):
+    sim, round_, _client, base = api
+    match = _disagreeing_actas(api)
+    other_match = playing(round_)[1]
+    foreign = result_submit(match=other_match, by=grant(UserFactory(), sim.tournament, "control"), games_a=3, games_b=0)
+    org = APIClient()
+    org.force_authenticate(grant(UserFactory(username="org-api"), sim.tournament, "organizer"))
+    url = f"{base}/results/{match.pk}/resolve/"
+    bad = org.post(url, {"choice": foreign.pk, "reason": "x"}, format="json")
+    assert bad.status_code == 400 and "choice" in bad.json()
+    done = org.post(url, {"games_a": 3, "games_b": 2, "reason": "Acta original revisada"}, format="json")
+    assert done.status_code == 200, done.json()
+    match.refresh_from_db()
+    assert (match.games_a, match.games_b) == (3, 2)
+    assert APIClient().post(url, {"games_a": 3, "games_b": 2, "reason": "x"}, format="json").status_code in (401, 403)

@@ -210,7 +210,7 @@ BAD = [
     ({"outcome": "retired", "winner": "a", "games_a": 1, "games_b": 2}, "games_a", "la pareja ganadora se anota 3"),
     ({"outcome": "double_loss", "winner": "a"}, "winner", "Si pierden las dos parejas no hay ganadora."),
     ({"outcome": "double_loss", "games_a": 3, "games_b": 1}, "games_a", "ya tenía ganadora"),
-    ({"games_a": 3, "games_b": 1, "tantos": [[40, 10]]}, "tantos", "Hay 1 juegos con tantos pero la partida tuvo 4"),
+    ({"games_a": 3, "games_b": 1, "tantos": [[40, 10]]}, "tantos", "Hay 1 juego con tantos pero la partida tuvo 4"),
     ({"games_a": 3, "games_b": 0, "tantos": [[40, 10], [40], [40, 1]]}, "tantos", "Juego 2: escribe los tantos"),
     (
         {"games_a": 3, "games_b": 0, "tantos": [[40, 10], [400, 1], [40, 1]]},

@@ -204,8 +204,8 @@ ENTRY_BAD = [
     (
         {"games_a": "3", "games_b": "1", "tantos": "40-10"},
         "tantos",
-        "Hay 1 juegos con tantos pero la partida tuvo 4",
-        "Hay 1 juegos con tantos pero la partida tuvo 4",
+        "Hay 1 juego con tantos pero la partida tuvo 4",
+        "Hay 1 juego con tantos pero la partida tuvo 4",
     ),
     # The script's menu has neither: the API names the same field.
     ({"outcome": "bye", "winner": "a"}, "outcome", "Escoja una opción válida.", "Resultado no válido."),
@@ -534,3 +534,24 @@ def test_classification_page_states_the_rule_and_shows_shared_places():
     html = Client().get(f"/torneos/{sim.tournament.slug}/clasificacion/final/").content.decode()
     assert "Clasificación definitiva para los premios." in html
     assert html.count('<span class="sc-pos">3.º–4.º</span>') == 2 and "Primero la campeona" in html
+
+
+def test_without_the_script_the_desk_shows_a_disagreement_in_red_and_no_confirmar_amm_3_16(mesa):
+    """The plain page (no JavaScript): two actas that disagree are both on the table's card with the
+    way to the decision; in the list they lead to the history, and the desk's own entry offers no
+    «confirmar»."""
+    sim, round_, client, user = mesa
+    sim.tournament.results_double_check = True
+    sim.tournament.save()
+    first, second, _ = playing(round_)
+    other = grant(UserFactory(username="otra"), sim.tournament, "control")
+    result_submit(match=first, by=other, games_a=3, games_b=1, expected_version=0)
+    result_submit(match=first, by=user, games_a=1, games_b=3, expected_version=1)
+    result_submit(match=second, by=user, games_a=3, games_b=0, expected_version=0)
+    html = client.post(entry_url(sim.tournament), {"round": 1, "table": first.table_number}).content.decode()
+    card = html.split('id="entry-match"')[1].split('class="entry-games"')[0]
+    assert "sc-disagreement" in card and "Versión 1: 3–1" in card and "Versión 2: 1–3" in card
+    assert f"/{first.pk}/#desacuerdo" in card
+    lists = html.split('id="entry-awaiting"')[1].split("</ul>")[0]
+    assert "ver las dos actas" in lists and "la has anotado tú" in lists
+    assert ">confirmar<" not in lists

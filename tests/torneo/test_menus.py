@@ -239,6 +239,8 @@ def test_the_roles_page_and_the_dashboard_name_roles_in_spanish(world):
     cells = re.findall(r"<tr><td>(\w+)</td><td>([^<]+)</td>", html)
     assert ("juez", "Juez") in cells and ("control", "Mesa de control") in cells
     assert ("organizer", "Organizador") in cells
+    select = re.search(r'<select name="role".*?</select>', html, re.S)[0]
+    assert re.findall(r">([^<]+)</option>", select) == ["Organizador", "Mesa de control", "Juez"]
     html = _client(world, "juez").get(_url(world, "torneo:manage_dashboard")).content.decode()
     assert "Tus funciones: juez" in html
 

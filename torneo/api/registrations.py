@@ -4,6 +4,7 @@ Thin: services do the writes."""
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -141,7 +142,7 @@ class PairViewSet(TournamentScoped, viewsets.GenericViewSet):
         except CsvImportError as exc:
             return Response(
                 {
-                    "detail": "No se ha importado nada.",
+                    "detail": _("No se ha importado nada."),
                     "errors": [{"row": e.row, "column": e.column, "message": e.message} for e in exc.errors],
                 },
                 status=status.HTTP_400_BAD_REQUEST,

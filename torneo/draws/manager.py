@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.standings import compute, liguilla_tables
 from torneo.draws import (
@@ -178,7 +179,11 @@ def _design_groups(tournament: Tournament, state: TournamentSnapshot, number: in
     if number == 1:
         if (tournament.group_count or 0) * 2 > len(entrants):
             raise DrawUserError(
-                _("Con %(n)d parejas no se pueden formar %(g)d liguillas de al menos dos parejas.")
+                ngettext(
+                    "Con %(n)d parejas no se pueden formar %(g)d liguilla de al menos dos parejas.",
+                    "Con %(n)d parejas no se pueden formar %(g)d liguillas de al menos dos parejas.",
+                    tournament.group_count or 0,
+                )
                 % {"n": len(entrants), "g": tournament.group_count}
             )
         request = DrawRequest(label=LIGUILLAS_LABEL, pairs=tuple(entrants))

@@ -4,9 +4,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from torneo.models import Session, Tournament, TournamentRole
+from torneo.permissions import ROLE_LABELS
 from torneo.services.tournaments import TOURNAMENT_FIELDS
 
 
@@ -54,6 +56,12 @@ class SessionForm(forms.ModelForm):  # type: ignore[type-arg]
         widgets = {"starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")}
 
 
+def role_choices() -> list[tuple[str, str]]:
+    """The functions as every page names them (torneo.permissions.ROLE_LABELS: «Organizador», not the
+    model's «Organización»)."""
+    return [(role.value, capfirst(str(ROLE_LABELS[role]))) for role in TournamentRole.Role]
+
+
 class RoleForm(forms.Form):
     username = forms.CharField(label=_("Usuario o correo"), max_length=150)
-    role = forms.ChoiceField(label=_("Función"), choices=TournamentRole.Role.choices)
+    role = forms.ChoiceField(label=_("Función"), choices=lambda: role_choices())

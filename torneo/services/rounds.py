@@ -61,9 +61,10 @@ def tournament_finish_if_done(*, tournament_id: int) -> bool:
     ceros, repesca, knockout, the bracket after the liguillas) or the Swiss's last round played,
     with every result in. True when it was finished now.
 
-    Called where a result becomes the one that stands (the results service, inside its transaction,
-    which already holds the tournament's row), before the next round would be prepared
-    (`round_prepare`) and by the staff's pages that decide what to offer next. Cheap when the
+    Called before the next round would be prepared (`round_prepare`), after a change of the format
+    (`tournament_update`) and by the staff's pages that decide what to offer next (the rounds page,
+    the dashboard). Not by the results service: a finished tournament takes no more actas, and the
+    mesa must still be able to correct the final's acta right after entering it. Cheap when the
     tournament is not done: one query while a result is missing."""
     status = Tournament.objects.filter(pk=tournament_id).values_list("status", flat=True).first()
     if status in (None, Tournament.Status.FINISHED, Tournament.Status.DRAFT):

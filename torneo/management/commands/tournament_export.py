@@ -5,6 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from torneo.backup import dumps, export_tournament
 from torneo.models import Tournament
@@ -46,13 +47,13 @@ class Command(BaseCommand):
                 _("No se puede escribir «%(file)s»: %(error)s") % {"file": output, "error": exc.strerror}
             ) from exc
         counts = {label: len(rows) for label, rows in data["objects"].items()}
+        pairs, matches, results = (counts["torneo.pair"], counts["torneo.match"], counts["scoring.resultsubmission"])
+        parts = (
+            ngettext("%(n)d pareja", "%(n)d parejas", pairs) % {"n": pairs},
+            ngettext("%(n)d partida", "%(n)d partidas", matches) % {"n": matches},
+            ngettext("%(n)d acta", "%(n)d actas", results) % {"n": results},
+        )
         self.stderr.write(
-            _("Copia de «%(name)s» escrita en %(file)s: %(pairs)d parejas, %(matches)d partidas, %(results)d actas.")
-            % {
-                "name": tournament.name,
-                "file": output,
-                "pairs": counts["torneo.pair"],
-                "matches": counts["torneo.match"],
-                "results": counts["scoring.resultsubmission"],
-            }
+            _("Copia de «%(name)s» escrita en %(file)s: %(parts)s.")
+            % {"name": tournament.name, "file": output, "parts": ", ".join(parts)}
         )
