@@ -1,21 +1,13 @@
-"""The time of a partida (AMM chapter VI), as pure functions: when a round's clock starts and the
-longest a partida may last. No Django: the pair page calls it, and so can anyone
-(``python -m torneo.clock`` reads JSON lines, see :func:`main`).
-
-This is the part of chapter VI the players' view needs (6.1.a, 6.1.c, 6.2, 6.5); the running
-clocks of each table, with their lateness rules (6.1.b) and finishing adjustments (6.4), come
-later.
-"""
+"""A round's times (AMM 6.1.a, 6.1.c, 6.2, 6.5): when its clock starts and the longest a partida
+may last. Pure: the pair page, the clocks of the site and ``python -m torneo.clock`` call it."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
-import json
 import math
-import sys
-from collections.abc import Iterable, Sequence
-from typing import Final, TextIO
+from collections.abc import Sequence
+from typing import Final
 
 DRAW_TO_CLOCK: Final = datetime.timedelta(minutes=5)
 """AMM 6.1.a: after a draw is published, at most 5 minutes to find the table; then the clock starts."""
@@ -135,59 +127,3 @@ def round_times(
     start = clock_start(published_at, jornada_starts_at=jornada_starts_at, courtesy_minutes=courtesy_minutes)
     end = start + datetime.timedelta(minutes=minutes)
     return RoundTimes(published_at, start, end, end + OVERTIME_LIMIT, minutes, courtesy_minutes, jornada_starts_at)
-
-
-def _when(data: dict[str, object], key: str) -> datetime.datetime | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise ValueError(f"{key}: se esperaba una fecha ISO 8601")
-    try:
-        return datetime.datetime.fromisoformat(value)
-    except ValueError:
-        raise ValueError(f"{key}: «{value}» no es una fecha ISO 8601") from None
-
-
-def _answer(data: object) -> dict[str, object]:
-    if not isinstance(data, dict):
-        raise ValueError('se esperaba un objeto como {"games_to_win": 3, "published_at": "2026-12-12T10:00:00+01:00"}')
-    games = data.get("games_to_win", 3)
-    if type(games) is not int:
-        raise ValueError("games_to_win: se esperaba un número entero")
-    courtesy = data.get("courtesy_minutes", 0)
-    if type(courtesy) is not int:
-        raise ValueError("courtesy_minutes: se esperaba un número entero")
-    out: dict[str, object] = {"games_to_win": games, "max_minutes": max_duration_minutes(games)}
-    when = _when(data, "published_at")
-    jornada = _when(data, "jornada_starts_at")
-    if when is not None:
-        times = round_times(when, games, jornada_starts_at=jornada, courtesy_minutes=courtesy)
-        out.update(
-            starts_at=times.starts_at.isoformat(),
-            ends_at=times.ends_at.isoformat(),
-            limit_at=times.limit_at.isoformat(),
-        )
-    return out
-
-
-def main(lines: Iterable[str] = sys.stdin, out: TextIO = sys.stdout) -> int:
-    """``python -m torneo.clock``: each input line ``{"games_to_win": 3, "published_at": "…",
-    "jornada_starts_at": "…", "courtesy_minutes": 0}`` (all optional) gives ``{"games_to_win",
-    "max_minutes", "starts_at", "ends_at", "limit_at"}``; a bad line gives ``{"error": "línea N: …"}``
-    and the command goes on."""
-    status = 0
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            answer = _answer(json.loads(line))
-        except ValueError as error:  # json.JSONDecodeError is a ValueError
-            answer = {"error": f"línea {number}: {error}"}
-            status = 1
-        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
-    return status
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
