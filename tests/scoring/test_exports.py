@@ -7,8 +7,8 @@ import io
 
 import openpyxl
 import pytest
-from django.urls import reverse
 from django.test import Client
+from django.urls import reverse
 
 from scoring.services.results import result_submit
 from tests.factories import UserFactory, grant
