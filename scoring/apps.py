@@ -13,4 +13,9 @@ class ScoringConfig(AppConfig):
         ("scoring.ResultSubmission", "match__round__tournament"),
         ("scoring.RecordedGame", "match__round__tournament"),
         ("scoring.RecordedHand", "game__match__round__tournament"),
+        ("scoring.MatchClock", "match__round__tournament"),
+        ("scoring.ClockPause", "clock__match__round__tournament"),
+        ("scoring.ClockJuego", "clock__match__round__tournament"),
+        ("scoring.DelayWarning", "clock__match__round__tournament"),
+        ("scoring.ClockEvent", "clock__match__round__tournament"),
     )

@@ -248,6 +248,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "heartbeat": {"task": "torneo.heartbeat", "schedule": 10.0},
+    # AMM chapter VI: what the match clocks made due (scoring.services.clocks.clocks_tick). No long
+    # ETA tasks: a short periodic tick over the timestamps, idempotent.
+    "clocks": {"task": "scoring.clocks_tick", "schedule": env.float("CLOCK_TICK_SECONDS", default=5.0)},
 }
 
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -11,7 +11,7 @@ import json
 import os
 import re
 import stat
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -23,6 +23,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import RecordedHand
+from scoring.services import clocks
 from scoring.services.hands import hand_edit, hand_record
 from scoring.services.results import result_submit
 from tests.factories import UserFactory, player_data
@@ -105,6 +106,16 @@ def build() -> Tournament:
     hand = hand_record(match=played[2], by=juez, record={"hands": S1}, mano="a").hand
     hand_record(match=played[2], by=juez, record={"hands": S2})
     hand_edit(hand=hand, by=juez, record={"hands": S2})
+    # The clocks of the round (AMM chapter VI): a pause, a juego, an absence and a delay warning,
+    # and the events the beat applied.
+    clock_at = datetime(2026, 12, 12, 10, 10, tzinfo=MADRID)
+    clocks.clocks_start_round(round=round_, by=juez, at=clock_at)
+    clocks.clock_absence(match=played[2], by=juez, pair="B", at=clock_at)
+    clocks.clock_pause(match=played[2], by=juez, reason="Baraja nueva", at=clock_at + timedelta(minutes=3))
+    clocks.clock_resume(match=played[2], by=juez, at=clock_at + timedelta(minutes=5))
+    clocks.clock_juego(match=played[2], by=juez, winner="A", at=clock_at + timedelta(minutes=20))
+    clocks.clock_warning(match=played[2], by=juez, pair="B", note="Tarda", at=clock_at + timedelta(minutes=21))
+    clocks.clocks_tick(now=clock_at + timedelta(minutes=22))
     return Tournament.objects.get(pk=t.pk)
 
 
@@ -482,6 +493,11 @@ def test_parts_come_from_the_apps_in_dependency_order_and_backup_does_not_import
         "scoring.resultsubmission",
         "scoring.recordedgame",
         "scoring.recordedhand",
+        "scoring.matchclock",
+        "scoring.clockpause",
+        "scoring.clockjuego",
+        "scoring.delaywarning",
+        "scoring.clockevent",
     ]
     player = backup.parts()[3]
     assert (player.path, player.also) == ("memberships__pair__tournament", "tournament")

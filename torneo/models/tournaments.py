@@ -18,6 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from torneo.clock.rules import AMM as CLOCK_AMM
+from torneo.clock.rules import PRESETS as CLOCK_PRESETS
 from torneo.rulesets import DEFAULT_RULE_SET, RULE_SET_CHOICES
 
 if TYPE_CHECKING:
@@ -64,6 +66,15 @@ class Tournament(models.Model):
         _("tantos por juego"),
         default=40,
         choices=[(40, "40"), (30, "30"), (25, "25")],
+    )
+    # AMM chapter VI: the timings of the clocks (lateness, adjustments, forced end) as a preset of
+    # torneo.clock.rules; AMM v6.4 by default.
+    clock_rules = models.CharField(
+        _("tiempos y retrasos"),
+        max_length=20,
+        choices=[(rules.name, rules.label) for rules in CLOCK_PRESETS.values()],
+        default=CLOCK_AMM.name,
+        help_text=_("Las reglas de tiempo de la partida (cap. VI): retrasos, ajustes de terminación, final forzado."),
     )
     # The format and its parameters (torneo.draws.formats plans each round from them).
     format = models.CharField(_("formato"), max_length=10, choices=Format.choices, default=Format.CEROS)

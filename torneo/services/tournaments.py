@@ -41,6 +41,7 @@ TOURNAMENT_FIELDS = (
     "rule_set",
     "games_to_win",
     "points_per_game",
+    "clock_rules",
     "max_pairs",
     "allow_trios",
     "entry_fee",

@@ -1,0 +1,122 @@
+"""Match clocks (AMM chapter VI): the truth is timestamps — when the clock started, its pauses
+(3.15), each juego's end, the pairs missing at the start (6.1.b), the delay warnings (6.3) — and
+what is due is derived from them by the pure rules (torneo.clock). What has been applied is a
+ClockEvent, one row per clock and event key (a unique constraint), so the beat task applies each
+penalty once, whatever the workers do."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from torneo.models import Match, Pair
+
+SIDE_CHOICES = [("A", "A"), ("B", "B")]
+
+
+class MatchClock(models.Model):
+    """The clock of one partida (a table of a round). Not started: ``started_at`` is empty."""
+
+    match = models.OneToOneField(Match, verbose_name=_("partida"), on_delete=models.CASCADE, related_name="clock")
+    started_at = models.DateTimeField(_("en marcha desde"), null=True, blank=True)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("puesto en marcha por"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    absent_a = models.BooleanField(_("pareja A incompleta al empezar"), default=False)
+    arrived_a_at = models.DateTimeField(_("pareja A completa a las"), null=True, blank=True)
+    absent_b = models.BooleanField(_("pareja B incompleta al empezar"), default=False)
+    arrived_b_at = models.DateTimeField(_("pareja B completa a las"), null=True, blank=True)
+    tantos_a = models.PositiveSmallIntegerField(_("tantos de A en el juego"), null=True, blank=True)
+    tantos_b = models.PositiveSmallIntegerField(_("tantos de B en el juego"), null=True, blank=True)
+    phase = models.CharField(_("fase"), max_length=12, default="normal")
+    finished_at = models.DateTimeField(_("terminada a las"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("actualizado"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("reloj de partida")
+        verbose_name_plural = _("relojes de partida")
+        indexes = [models.Index(fields=["finished_at", "started_at"], name="clock_running")]
+
+    def __str__(self) -> str:
+        return f"{self.match}"
+
+
+class ClockPause(models.Model):
+    """AMM 3.15: an interruption authorised by the juez; its minutes do not count."""
+
+    clock = models.ForeignKey(MatchClock, on_delete=models.CASCADE, related_name="pauses")
+    started_at = models.DateTimeField(_("desde"))
+    ended_at = models.DateTimeField(_("hasta"), null=True, blank=True)
+    reason = models.CharField(_("motivo"), max_length=200)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["started_at", "pk"]
+        constraints = [
+            # One pause open at a time per clock.
+            models.UniqueConstraint(
+                fields=["clock"], condition=models.Q(ended_at__isnull=True), name="clock_one_open_pause"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.clock} · {self.reason}"
+
+
+class ClockJuego(models.Model):
+    """A juego won, tapped by the juez or the table when it ends."""
+
+    clock = models.ForeignKey(MatchClock, on_delete=models.CASCADE, related_name="juegos")
+    number = models.PositiveSmallIntegerField(_("juego"))
+    winner = models.CharField(_("ganadora"), max_length=1, choices=SIDE_CHOICES)
+    ended_at = models.DateTimeField(_("terminó a las"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["clock", "number"], name="clock_juego_once")]
+
+    def __str__(self) -> str:
+        return f"{self.clock} · juego {self.number}: {self.winner}"
+
+
+class DelayWarning(models.Model):
+    """AMM 6.3: a delay warning (apercibimiento por retraso) the juez gave a pair in a partida.
+    They decide 6.5.b and, counted over earlier partidas, 6.6."""
+
+    clock = models.ForeignKey(MatchClock, on_delete=models.CASCADE, related_name="warnings")
+    pair = models.ForeignKey(Pair, verbose_name=_("pareja"), on_delete=models.CASCADE, related_name="delay_warnings")
+    side = models.CharField(max_length=1, choices=SIDE_CHOICES)
+    at = models.DateTimeField(_("a las"))
+    note = models.CharField(_("nota"), max_length=200, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.clock} · {self.side}"
+
+
+class ClockEvent(models.Model):
+    """Something chapter VI made due and the beat task applied: a juego lost by lateness, the
+    partida lost by lateness (6.1.b), a phase (6.4, 6.5.a), the forced end (6.5.b), an alert (6.6).
+    ``key`` is unique per clock, so an event is applied exactly once."""
+
+    clock = models.ForeignKey(MatchClock, on_delete=models.CASCADE, related_name="events")
+    key = models.CharField(max_length=40)
+    article = models.CharField(_("artículo"), max_length=10)
+    at = models.DateTimeField(_("a las"))
+    minute = models.FloatField(_("minuto"))
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["clock", "key"], name="clock_event_once")]
+
+    def __str__(self) -> str:
+        return f"{self.clock} · {self.key}"

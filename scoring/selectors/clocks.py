@@ -1,0 +1,199 @@
+"""Reads for the match clocks: the facts of each partida from its timestamps, and its chapter VI
+state now (torneo.clock decides). A fixed number of queries for any number of clocks: the clocks
+with their matches, then their juegos, pauses and delay warnings, and the pairs' earlier warnings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db.models import Count, QuerySet
+
+from scoring.models import ClockEvent, ClockJuego, ClockPause, DelayWarning, MatchClock
+from torneo.clock import AMM, PRESETS, Juego, Partida, PartidaState, clock_minutes, state
+from torneo.clock.partida import Side
+from torneo.models import Match, Round, Tournament
+
+PHASE_ARTICLE = {"normal": "6.2", "ajustes": "6.4", "excedido": "6.2", "ultima_mano": "6.5.a", "terminada": "6.5"}
+
+
+@dataclasses.dataclass
+class ClockInfo:
+    """One partida's clock now: its facts, its state (None: not started) and its deadlines."""
+
+    match: Match
+    clock: MatchClock | None
+    minute: float | None
+    paused: bool
+    facts: Partida | None
+    state: PartidaState | None
+    pause_reason: str = ""
+
+    @property
+    def started(self) -> bool:
+        return self.state is not None
+
+    def deadline(self, now: datetime.datetime, minutes: float) -> datetime.datetime | None:
+        """When the clock reaches ``minutes`` if it keeps running (None while paused or stopped)."""
+        if self.minute is None or self.paused:
+            return None
+        return now + datetime.timedelta(minutes=minutes - self.minute)
+
+    def as_dict(self, now: datetime.datetime) -> dict[str, Any]:
+        match = self.match
+        out: dict[str, Any] = {
+            "match": match.pk,
+            "round": match.round.number,
+            "table": match.table_number,
+            "pair_a": {"number": match.pair_a.number, "name": match.pair_a.display_name},
+            "pair_b": {"number": match.pair_b.number, "name": match.pair_b.display_name} if match.pair_b else None,
+            "started": self.started,
+            "started_at": self.clock.started_at.isoformat() if self.clock and self.clock.started_at else None,
+            "paused": self.paused,
+            "pause_reason": self.pause_reason,
+            "minute": None if self.minute is None else round(self.minute, 3),
+            "server_now": now.isoformat(),
+        }
+        if self.state is not None:
+            maximum = self.state.max_minutes
+            rules = self.state.rules
+            out.update(self.state.as_dict())
+            for key, minutes in (
+                ("window_at", maximum - rules.adjustments_window),
+                ("max_at", maximum),
+                ("limit_at", maximum + rules.overtime_limit),
+            ):
+                when = self.deadline(now, minutes)
+                out[key] = when.isoformat() if when else None
+            out["juegos"] = [
+                {"winner": j.winner, "ended": round(j.ended, 3)} for j in (self.facts.juegos if self.facts else ())
+            ]
+        return out
+
+
+def clocks_of(matches: QuerySet[MatchClock]) -> list[MatchClock]:
+    return list(
+        matches.select_related("match__round__tournament", "match__pair_a", "match__pair_b").order_by(
+            "match__round__number", "match__table_number", "match__pk"
+        )
+    )
+
+
+def _ts(when: datetime.datetime) -> float:
+    return when.timestamp()
+
+
+Facts = tuple[Partida, float, ClockPause | None]
+
+
+def facts_for(clocks: Sequence[MatchClock], now: datetime.datetime) -> dict[int, Facts]:
+    """Each started clock's facts at ``now``, its minute and its open pause: four queries."""
+    started = [c for c in clocks if c.started_at is not None]
+    ids = [c.pk for c in started]
+    juegos: dict[int, list[ClockJuego]] = defaultdict(list)
+    pauses: dict[int, list[ClockPause]] = defaultdict(list)
+    if not ids:
+        return {}
+    for juego in ClockJuego.objects.filter(clock_id__in=ids).order_by("clock_id", "number"):
+        juegos[juego.clock_id].append(juego)
+    for pause in ClockPause.objects.filter(clock_id__in=ids).order_by("clock_id", "started_at", "pk"):
+        pauses[pause.clock_id].append(pause)
+    # 6.6: every delay warning of these pairs in the tournament, by clock (earlier = the others').
+    pair_ids = {c.match.pair_a_id for c in started} | {c.match.pair_b_id for c in started if c.match.pair_b_id}
+    by_pair: dict[int, int] = defaultdict(int)
+    own: dict[tuple[int, int], int] = defaultdict(int)
+    rows = DelayWarning.objects.filter(pair_id__in=pair_ids).values("pair_id", "clock_id").annotate(n=Count("pk"))
+    for row in rows:
+        by_pair[row["pair_id"]] += row["n"]
+        own[(row["clock_id"], row["pair_id"])] += row["n"]
+    out: dict[int, Facts] = {}
+    for clock in started:
+        assert clock.started_at is not None
+        start = _ts(clock.started_at)
+        spans = [(_ts(p.started_at), _ts(p.ended_at) if p.ended_at else None) for p in pauses[clock.pk]]
+        minute = clock_minutes(start, _ts(now), spans)
+        match = clock.match
+        sides: dict[Side, int | None] = {"A": match.pair_a_id, "B": match.pair_b_id}
+        warned: dict[Side, int] = {}
+        earlier: dict[Side, int] = {}
+        for side, pair in sides.items():
+            if pair is not None:
+                warned[side] = own[(clock.pk, pair)]
+                earlier[side] = by_pair[pair] - own[(clock.pk, pair)]
+        missing: dict[Side, float | None] = {}
+        absences: tuple[tuple[Side, bool, datetime.datetime | None], ...] = (
+            ("A", clock.absent_a, clock.arrived_a_at),
+            ("B", clock.absent_b, clock.arrived_b_at),
+        )
+        for side, absent, arrived in absences:
+            if absent:
+                missing[side] = None if arrived is None else clock_minutes(start, _ts(arrived), spans)
+        tournament = match.round.tournament
+        points = tournament.points_per_game
+        tantos: dict[Side, int] | None = None
+        if clock.tantos_a is not None and clock.tantos_b is not None:
+            tantos = {"A": min(clock.tantos_a, points), "B": min(clock.tantos_b, points)}
+        facts = Partida(
+            minute=minute,
+            games_to_win=tournament.games_to_win,
+            juegos=tuple(
+                Juego("A" if j.winner == "A" else "B", min(minute, clock_minutes(start, _ts(j.ended_at), spans)))
+                for j in juegos[clock.pk]
+            ),
+            tantos=tantos,
+            missing=missing,
+            delay_warnings=warned,
+            earlier_delay_sanctions=earlier,
+            points_per_game=tournament.points_per_game,
+            rules=PRESETS.get(tournament.clock_rules, AMM),
+        )
+        open_pause = next((p for p in pauses[clock.pk] if p.ended_at is None), None)
+        out[clock.pk] = (facts, minute, open_pause)
+    return out
+
+
+def clock_infos(matches: Iterable[Match], now: datetime.datetime) -> list[ClockInfo]:
+    """The clocks of these matches now (a match without a clock: not started)."""
+    matches = list(matches)
+    clocks = {c.match_id: c for c in MatchClock.objects.filter(match__in=[m.pk for m in matches])}
+    for clock in clocks.values():
+        clock.match = next(m for m in matches if m.pk == clock.match_id)
+    facts = facts_for(list(clocks.values()), now)
+    infos = []
+    for match in matches:
+        found = clocks.get(match.pk)
+        known = facts.get(found.pk) if found else None
+        if found is None or known is None:
+            infos.append(ClockInfo(match, found, None, False, None, None))
+            continue
+        partida, minute, pause = known
+        infos.append(
+            ClockInfo(match, found, minute, pause is not None, partida, state(partida), pause.reason if pause else "")
+        )
+    return infos
+
+
+def round_clocks(round_: Round, now: datetime.datetime) -> list[ClockInfo]:
+    """Every table of a round (exentas aside) with its clock now."""
+    matches = (
+        Match.objects.filter(round=round_, pair_b__isnull=False)
+        .select_related("round__tournament", "pair_a", "pair_b")
+        .order_by("pool", "table_number", "pk")
+    )
+    return clock_infos(matches, now)
+
+
+def match_clock(match: Match, now: datetime.datetime) -> ClockInfo:
+    return clock_infos([match], now)[0]
+
+
+def clock_events(match: Match) -> list[ClockEvent]:
+    return list(ClockEvent.objects.filter(clock__match=match).order_by("at", "pk"))
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    return tournament.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()

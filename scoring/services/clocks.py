@@ -1,0 +1,322 @@
+"""Writes for the match clocks (AMM chapter VI). The truth is timestamps; the rules (torneo.clock)
+say what they make due, and `clocks_tick` — the beat task, every few seconds — applies it:
+one ClockEvent row per clock and key (unique), written with the clock rows locked
+``skip_locked``, so a worker killed mid-tick misses nothing and applies nothing twice.
+
+Who may: the organizer and the jueces run the clocks (Action.CLOCKS_MANAGE: pauses 3.15, absences
+6.1.b, delay warnings 6.3); the mesa de control starts them with the round (it hands over the
+material, 6.1.a); a juego won (and the tantos) may also be tapped by the mesa or by a player of
+the table, from a phone."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.models import ClockEvent, ClockJuego, ClockPause, DelayWarning, MatchClock
+from scoring.selectors.clocks import PHASE_ARTICLE, facts_for
+from torneo.clock import SIDES, PartidaState, state
+from torneo.errors import NotAllowed, TournamentError
+from torneo.models import Match, Round
+from torneo.permissions import Action, can, is_player_of
+from torneo.services.live import live_bump
+from torneo.typing import User, signed_in
+
+MAX_NOTE = 200
+
+
+def _may(user: User, match: Match, *actions: Action, players: bool = False) -> None:
+    tournament = match.round.tournament
+    if any(can(user, tournament, action) for action in actions):
+        return
+    if players and is_player_of(user, match):
+        return
+    raise NotAllowed(_("No puedes llevar el reloj de esta partida."))
+
+
+def _side(side: object) -> str:
+    if side not in SIDES:
+        raise ValidationError({"pair": _("Indica la pareja: «A» o «B».")})
+    return str(side)
+
+
+def _clock(match: Match) -> MatchClock:
+    """The match's clock row, locked (created when missing)."""
+    if match.pair_b_id is None:
+        raise TournamentError(_("Una exenta no tiene reloj: no se juega (AMM 5.6)."), code="bye")
+    if not Round.objects.filter(pk=match.round_id, status=Round.Status.PUBLISHED).exists():  # its status now
+        raise TournamentError(_("La ronda todavía no está publicada: su reloj no puede empezar."), code="not_published")
+    MatchClock.objects.get_or_create(match=match)
+    return MatchClock.objects.select_for_update().get(match=match)
+
+
+def _running(match: Match) -> MatchClock:
+    clock = _clock(match)
+    if clock.started_at is None:
+        raise TournamentError(
+            _("El reloj de la mesa %(t)s no está en marcha.") % {"t": match.table_number}, code="stopped"
+        )
+    if clock.finished_at is not None:
+        raise TournamentError(
+            _("La partida de la mesa %(t)s ya ha terminado.") % {"t": match.table_number}, code="finished"
+        )
+    return clock
+
+
+def _done(match: Match) -> None:
+    live_bump(tournament_id=match.round.tournament_id)
+
+
+def clock_start(*, match: Match, by: User, at: datetime.datetime | None = None) -> MatchClock:
+    """Start one table's clock (AMM 6.1.a: when the material is handed over). Idempotent: a
+    running clock keeps its start."""
+    _may(by, match, Action.CLOCKS_MANAGE, Action.DRAWS_MANAGE)
+    with transaction.atomic():
+        clock = _clock(match)
+        if clock.started_at is None:
+            clock.started_at = at or timezone.now()
+            clock.started_by = signed_in(by)
+            clock.save(update_fields=["started_at", "started_by", "updated_at"])
+    _done(match)
+    return clock
+
+
+def clocks_start_round(*, round: Round, by: User, at: datetime.datetime | None = None) -> int:
+    """Start the clocks of every table of a round not started yet (AMM 6.1.a / 6.1.c: the round's
+    clock). Returns how many were started."""
+    round = Round.objects.select_related("tournament").get(pk=round.pk)  # its status now
+    tournament = round.tournament
+    if not (can(by, tournament, Action.CLOCKS_MANAGE) or can(by, tournament, Action.DRAWS_MANAGE)):
+        raise NotAllowed(_("No puedes poner en marcha los relojes de este torneo."))
+    if not round.is_published:
+        raise TournamentError(_("La ronda todavía no está publicada: su reloj no puede empezar."), code="not_published")
+    when = at or timezone.now()
+    started = 0
+    with transaction.atomic():
+        matches = list(Match.objects.filter(round=round, pair_b__isnull=False).select_related("round__tournament"))
+        existing = {c.match_id: c for c in MatchClock.objects.select_for_update().filter(match__in=matches)}
+        for match in matches:
+            clock = existing.get(match.pk)
+            if clock is None:
+                MatchClock.objects.create(match=match, started_at=when, started_by=signed_in(by))
+                started += 1
+            elif clock.started_at is None:
+                clock.started_at, clock.started_by = when, signed_in(by)
+                clock.save(update_fields=["started_at", "started_by", "updated_at"])
+                started += 1
+    live_bump(tournament_id=tournament.pk)
+    return started
+
+
+def clock_pause(*, match: Match, by: User, reason: str, at: datetime.datetime | None = None) -> ClockPause:
+    """AMM 3.15: an interruption authorised by the juez, with its reason; the clock stops."""
+    _may(by, match, Action.CLOCKS_MANAGE)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": _("Escribe el motivo de la interrupción (AMM 3.15).")})
+    if len(reason) > MAX_NOTE:
+        raise ValidationError(
+            {"reason": _("El motivo es demasiado largo (máximo %(n)d caracteres).") % {"n": MAX_NOTE}}
+        )
+    with transaction.atomic():
+        clock = _running(match)
+        if clock.pauses.filter(ended_at__isnull=True).exists():
+            raise TournamentError(_("El reloj ya está parado."), code="paused")
+        pause = ClockPause.objects.create(clock=clock, started_at=at or timezone.now(), reason=reason, by=signed_in(by))
+    _done(match)
+    return pause
+
+
+def clock_resume(*, match: Match, by: User, at: datetime.datetime | None = None) -> ClockPause:
+    """The end of an interruption (AMM 3.15): the clock runs again from where it stopped."""
+    _may(by, match, Action.CLOCKS_MANAGE)
+    with transaction.atomic():
+        clock = _running(match)
+        pause = clock.pauses.filter(ended_at__isnull=True).first()
+        if pause is None:
+            raise TournamentError(_("El reloj no está parado."), code="not_paused")
+        pause.ended_at = max(at or timezone.now(), pause.started_at)
+        pause.save(update_fields=["ended_at"])
+    _done(match)
+    return pause
+
+
+def clock_juego(*, match: Match, by: User, winner: str, at: datetime.datetime | None = None) -> ClockJuego:
+    """A juego won (a tap from the juez, the mesa or the table): the adjustments of 6.4 follow the
+    real score. The tantos of the juego being played start again from nothing."""
+    _may(by, match, Action.CLOCKS_MANAGE, Action.RESULTS_ENTER, players=True)
+    winner = _side(winner)
+    with transaction.atomic():
+        clock = _running(match)
+        number = clock.juegos.count() + 1
+        if number > 2 * match.round.tournament.games_to_win - 1:
+            raise ValidationError({"winner": _("La partida no puede tener más juegos.")})
+        now = at or timezone.now()
+        last = clock.juegos.order_by("-number").first()
+        if last is not None and now < last.ended_at:
+            now = last.ended_at
+        juego = ClockJuego.objects.create(clock=clock, number=number, winner=winner, ended_at=now, by=signed_in(by))
+        clock.tantos_a = clock.tantos_b = None
+        clock.save(update_fields=["tantos_a", "tantos_b", "updated_at"])
+    _done(match)
+    return juego
+
+
+def clock_juego_undo(*, match: Match, by: User) -> None:
+    """Take back the last juego tapped (a wrong tap)."""
+    _may(by, match, Action.CLOCKS_MANAGE, Action.RESULTS_ENTER, players=True)
+    with transaction.atomic():
+        clock = _clock(match)
+        if clock.finished_at is not None:
+            raise TournamentError(_("La partida ya ha terminado: corrige el acta."), code="finished")
+        last = clock.juegos.order_by("-number").first()
+        if last is None:
+            raise TournamentError(_("No hay ningún juego que deshacer."), code="no_juego")
+        last.delete()
+    _done(match)
+
+
+def clock_tantos(*, match: Match, by: User, a: int, b: int) -> MatchClock:
+    """The tantos of the juego being played (6.5.a's last hand, 3.7.a's final jugadas)."""
+    _may(by, match, Action.CLOCKS_MANAGE, Action.RESULTS_ENTER, players=True)
+    top = match.round.tournament.points_per_game
+    errors: dict[str, Any] = {}
+    for key, value in (("a", a), ("b", b)):
+        if type(value) is not int or not 0 <= value <= top:
+            errors[key] = _("Los tantos van de 0 a %(n)d.") % {"n": top}
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        clock = _running(match)
+        clock.tantos_a, clock.tantos_b = a, b
+        clock.save(update_fields=["tantos_a", "tantos_b", "updated_at"])
+    _done(match)
+    return clock
+
+
+def clock_absence(
+    *, match: Match, by: User, pair: str, arrived: bool = False, at: datetime.datetime | None = None
+) -> MatchClock:
+    """AMM 6.1.b: the juez marks a pair incomplete when the clock started, then the moment it is
+    complete (``arrived``). The penalties follow from the clock; nobody can forgive them."""
+    _may(by, match, Action.CLOCKS_MANAGE)
+    side = _side(pair).lower()
+    with transaction.atomic():
+        clock = _running(match)
+        if arrived:
+            if not getattr(clock, f"absent_{side}"):
+                raise TournamentError(_("Esa pareja no estaba marcada como incompleta."), code="not_absent")
+            if getattr(clock, f"arrived_{side}_at") is not None:
+                raise TournamentError(_("Esa pareja ya está completa."), code="arrived")
+            setattr(clock, f"arrived_{side}_at", at or timezone.now())
+        else:
+            setattr(clock, f"absent_{side}", True)
+        clock.save(update_fields=[f"absent_{side}", f"arrived_{side}_at", "updated_at"])
+    _done(match)
+    return clock
+
+
+def clock_warning(
+    *, match: Match, by: User, pair: str, note: str = "", at: datetime.datetime | None = None
+) -> DelayWarning:
+    """AMM 6.3: a delay warning to a pair in this partida (it decides 6.5.b, and counts for 6.6)."""
+    _may(by, match, Action.CLOCKS_MANAGE)
+    side = _side(pair)
+    note = (note or "").strip()
+    if len(note) > MAX_NOTE:
+        raise ValidationError({"note": _("La nota es demasiado larga (máximo %(n)d caracteres).") % {"n": MAX_NOTE}})
+    with transaction.atomic():
+        clock = _running(match)
+        warned = match.pair_a if side == "A" else match.pair_b
+        assert warned is not None
+        warning = DelayWarning.objects.create(
+            clock=clock, pair=warned, side=side, at=at or timezone.now(), note=note, by=signed_in(by)
+        )
+    _done(match)
+    return warning
+
+
+# --- the beat task -------------------------------------------------------------------------------
+
+
+def due_events(s: PartidaState) -> list[tuple[str, str, dict[str, Any]]]:
+    """What a partida's state makes due, as (key, article, data): each key is applied once."""
+    events: list[tuple[str, str, dict[str, Any]]] = []
+    for side in SIDES:
+        absence = s.missing[side]
+        for n in range(1, absence.juegos + 1):
+            events.append((f"6.1.b:{side}:{n}", "6.1.b", {"pair": side, "juegos": n}))
+        if absence.partida:
+            events.append((f"6.1.b:{side}:partida", "6.1.b", {"pair": side, "partida": True}))
+    if s.adjustments is not None:
+        events.append((s.adjustments, s.adjustments, {}))
+    if s.phase != "normal":
+        events.append((f"fase:{s.phase}", PHASE_ARTICLE[s.phase], {"phase": s.phase}))
+    if s.forced_end is not None:
+        data = s.as_dict()["forced_end"]
+        assert isinstance(data, dict)
+        events.append(("6.5.b", "6.5.b", data))
+    for side in s.alerts:
+        events.append((f"6.6:{side}", "6.6", {"pair": side}))
+    return events
+
+
+def clocks_tick(*, now: datetime.datetime | None = None) -> int:
+    """Apply what has become due on every running clock: the events of `due_events` (one row per
+    key), the phase shown, and the end of the partida. Clocks another worker is ticking are
+    skipped (``skip_locked``); the unique key makes a repeat a no-op. Returns the events written."""
+    now = now or timezone.now()
+    written = 0
+    touched: set[int] = set()
+    with transaction.atomic():
+        clocks = list(
+            MatchClock.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(started_at__isnull=False, finished_at__isnull=True)
+            .select_related("match__round__tournament", "match__pair_a", "match__pair_b")
+        )
+        if not clocks:
+            return 0
+        facts = facts_for(clocks, now)
+        known = set(ClockEvent.objects.filter(clock__in=clocks).values_list("clock_id", "key"))
+        new: list[ClockEvent] = []
+        changed: list[MatchClock] = []
+        for clock in clocks:
+            partida, minute, _pause = facts[clock.pk]
+            current = state(partida)
+            for key, article, data in due_events(current):
+                if (clock.pk, key) not in known:
+                    new.append(ClockEvent(clock=clock, key=key, article=article, at=now, minute=minute, data=data))
+            decided = clock.match.outcome != Match.Outcome.PENDING
+            phase = "terminada" if decided else current.phase
+            if phase != clock.phase or (phase == "terminada" and clock.finished_at is None):
+                clock.phase = phase
+                if phase == "terminada":
+                    clock.finished_at = now
+                changed.append(clock)
+        if new:
+            try:
+                with transaction.atomic():
+                    ClockEvent.objects.bulk_create(new)
+            except IntegrityError:
+                # A concurrent tick wrote some of them between our read and our write: row by row.
+                for event in new:
+                    _, created = ClockEvent.objects.get_or_create(
+                        clock=event.clock,
+                        key=event.key,
+                        defaults={"article": event.article, "at": event.at, "minute": event.minute, "data": event.data},
+                    )
+                    written += int(created)
+            else:
+                written = len(new)
+            touched |= {e.clock.match.round.tournament_id for e in new}
+        if changed:
+            MatchClock.objects.bulk_update(changed, ["phase", "finished_at"])
+            touched |= {c.match.round.tournament_id for c in changed}
+    for tournament_id in touched:
+        live_bump(tournament_id=tournament_id)
+    return written

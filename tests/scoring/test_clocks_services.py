@@ -1,0 +1,210 @@
+"""The match clocks in the site (AMM chapter VI): started by the round or per table, pauses (3.15),
+absences (6.1.b), juegos tapped, delay warnings (6.3), and the beat's tick that applies what is due
+exactly once (6.1.b penalties, 6.4 adjustments, 6.5 forced end, 6.6 alerts). Time is frozen: every
+service takes the moment as ``at`` / ``now``."""
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from scoring.models import ClockEvent, MatchClock
+from scoring.selectors.clocks import match_clock, round_clocks
+from scoring.services import clocks as svc
+from scoring.services.results import result_submit
+from tests.factories import UserFactory, grant
+from tests.scoring import playing, publish_next_round
+from tests.torneo.simulation import new_tournament
+from torneo.errors import NotAllowed, TournamentError
+from torneo.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime.datetime(2026, 12, 12, 10, 0, tzinfo=datetime.UTC)
+
+
+def at(minutes: float) -> datetime.datetime:
+    return T0 + datetime.timedelta(minutes=minutes)
+
+
+@pytest.fixture
+def table():
+    """A 6-pair tournament with round 1 published, its clocks started at T0, and a juez."""
+    sim = new_tournament(6, seed=31, format=Tournament.Format.CEROS, max_losses=2)
+    round_ = publish_next_round(sim)
+    juez = grant(UserFactory(username="juez-reloj"), sim.tournament, "juez")
+    assert svc.clocks_start_round(round=round_, by=juez, at=T0) == 3
+    return sim, round_, juez, playing(round_)
+
+
+def keys(match) -> list[str]:
+    return list(ClockEvent.objects.filter(clock__match=match).order_by("pk").values_list("key", flat=True))
+
+
+def test_the_round_starts_every_tables_clock_once_and_never_an_exentas_amm_6_1_a(table):
+    _sim, round_, juez, matches = table
+    assert MatchClock.objects.filter(match__round=round_).count() == 3
+    assert svc.clocks_start_round(round=round_, by=juez, at=at(3)) == 0  # already running: same start
+    assert {c.started_at for c in MatchClock.objects.all()} == {T0}
+    info = match_clock(matches[0], at(12.5))
+    assert info.minute == pytest.approx(12.5) and info.state.phase == "normal"
+    assert info.deadline(at(12.5), 60) == at(60)
+
+
+def test_a_stranger_does_not_start_the_clocks(table):
+    _sim, round_, _juez, _ = table
+    with pytest.raises(NotAllowed):
+        svc.clocks_start_round(round=round_, by=UserFactory(), at=T0)
+
+
+def test_lateness_costs_a_juego_at_10_another_at_15_and_the_partida_at_20_exactly_once_amm_6_1_b(table):
+    _sim, _round, juez, matches = table
+    late, arrives = matches[0], matches[1]
+    svc.clock_absence(match=late, by=juez, pair="A", at=at(0.5))
+    svc.clock_absence(match=arrives, by=juez, pair="B", at=at(0.5))
+    svc.clocks_tick(now=at(9.9))
+    assert keys(late) == []
+    svc.clocks_tick(now=at(10))
+    svc.clocks_tick(now=at(10.5))  # again: nothing twice
+    assert keys(late) == ["6.1.b:A:1"] and keys(arrives) == ["6.1.b:B:1"]
+    svc.clock_absence(match=arrives, by=juez, pair="B", arrived=True, at=at(12))
+    svc.clocks_tick(now=at(15))
+    assert keys(arrives) == ["6.1.b:B:1"]  # complete at 12: the second juego is not due
+    svc.clocks_tick(now=at(20))
+    assert keys(late) == ["6.1.b:A:1", "6.1.b:A:2", "6.1.b:A:partida", "fase:terminada"]
+    clock = MatchClock.objects.get(match=late)
+    assert clock.phase == "terminada" and clock.finished_at == at(20)
+    info = match_clock(late, at(21))
+    assert info.state.winner == "B" and info.state.score == {"A": 0, "B": 2}
+
+
+def test_a_pause_stops_the_clock_and_its_minutes_do_not_count_amm_3_15(table):
+    _sim, _round, juez, matches = table
+    match = matches[0]
+    with pytest.raises(Exception, match="motivo"):
+        svc.clock_pause(match=match, by=juez, reason=" ", at=at(20))
+    svc.clock_pause(match=match, by=juez, reason="Jugador indispuesto", at=at(20))
+    paused = match_clock(match, at(30))
+    assert paused.paused and paused.minute == pytest.approx(20) and paused.deadline(at(30), 60) is None
+    with pytest.raises(TournamentError):
+        svc.clock_pause(match=match, by=juez, reason="otra", at=at(31))
+    svc.clock_resume(match=match, by=juez, at=at(35))
+    info = match_clock(match, at(40))
+    assert info.minute == pytest.approx(25) and info.deadline(at(40), 60) == at(75)
+    svc.clocks_tick(now=at(60))  # 45 minutes on its clock: not yet the adjustments
+    assert "fase:ajustes" not in keys(match)
+    svc.clocks_tick(now=at(65))
+    assert "fase:ajustes" in keys(match)
+
+
+def test_juegos_tapped_decide_the_adjustments_amm_6_4_b(table):
+    _sim, _round, juez, matches = table
+    match = matches[0]
+    for minutes, winner in ((12, "A"), (30, "B"), (45, "A")):
+        svc.clock_juego(match=match, by=juez, winner=winner, at=at(minutes))
+    svc.clocks_tick(now=at(52))
+    assert "6.4.b" in keys(match) and "fase:ajustes" in keys(match)
+    svc.clock_juego(match=match, by=juez, winner="B", at=at(57))  # 2-2 with 3 minutes left
+    info = match_clock(match, at(57.5))
+    assert info.state.juego.tantos == 20 and info.state.juego.final and info.state.juego.article == "6.4.b"
+    svc.clock_juego_undo(match=match, by=juez)
+    assert match_clock(match, at(57.5)).state.score == {"A": 2, "B": 1}
+
+
+def test_the_forced_end_loses_the_warned_pair_by_one_juego_amm_6_5_b(table):
+    _sim, _round, juez, matches = table
+    match = matches[0]
+    svc.clock_juego(match=match, by=juez, winner="A", at=at(20))
+    svc.clock_warning(match=match, by=juez, pair="B", note="tarda en cortar", at=at(40))
+    svc.clocks_tick(now=at(69.9))
+    assert "6.5.b" not in keys(match)
+    svc.clocks_tick(now=at(70))
+    event = ClockEvent.objects.get(clock__match=match, key="6.5.b")
+    assert event.data == {"article": "6.5.b", "loser": "B", "result": {"A": 3, "B": 2}, "agreed": False}
+    assert MatchClock.objects.get(match=match).finished_at == at(70)
+    with pytest.raises(TournamentError):
+        svc.clock_juego(match=match, by=juez, winner="A", at=at(71))
+
+
+def test_neither_pair_warned_both_lose_at_the_forced_end_amm_6_5_b(table):
+    _sim, _round, _juez, matches = table
+    svc.clocks_tick(now=at(71))
+    event = ClockEvent.objects.get(clock__match=matches[1], key="6.5.b")
+    assert event.data["loser"] == "both" and event.data["result"] is None
+
+
+def test_three_earlier_delay_sanctions_alert_the_juez_amm_6_6(table):
+    _sim, _round, juez, matches = table
+    match = matches[0]
+    earlier = [m for m in matches if m.pk != match.pk]
+    # Three delay warnings of pair A of this table in other partidas (the clock of another table
+    # stands in for earlier partidas: what counts is the pair's warnings outside this partida).
+    other = earlier[0]
+    from scoring.models import DelayWarning
+
+    clock = MatchClock.objects.get(match=other)
+    for minute in (5, 10, 15):
+        DelayWarning.objects.create(clock=clock, pair=match.pair_a, side="A", at=at(minute), by=juez)
+    svc.clocks_tick(now=at(30))
+    assert "6.6:A" not in keys(match)
+    svc.clock_warning(match=match, by=juez, pair="A", at=at(31))
+    svc.clocks_tick(now=at(32))
+    assert "6.6:A" in keys(match) and "6.6:B" not in keys(match)
+
+
+def test_a_result_entered_ends_the_clock(table):
+    sim, _round, _juez, matches = table
+    match = matches[2]
+    result_submit(match=match, by=sim.organizer, games_a=3, games_b=1)
+    svc.clocks_tick(now=at(40))
+    assert MatchClock.objects.get(match=match).phase == "terminada"
+
+
+def test_the_juez_runs_pauses_absences_and_warnings_the_table_only_taps_juegos(table):
+    sim, _round, _juez, matches = table
+    match = matches[0]
+    mesa = grant(UserFactory(), sim.tournament, "control")
+    svc.clock_juego(match=match, by=mesa, winner="A", at=at(10))
+    svc.clock_tantos(match=match, by=mesa, a=12, b=30)
+    for call in (
+        lambda: svc.clock_pause(match=match, by=mesa, reason="x", at=at(11)),
+        lambda: svc.clock_absence(match=match, by=mesa, pair="A"),
+        lambda: svc.clock_warning(match=match, by=mesa, pair="A"),
+        lambda: svc.clock_juego(match=match, by=UserFactory(), winner="A"),
+    ):
+        with pytest.raises(NotAllowed):
+            call()
+
+
+def test_bad_input_names_the_field(table):
+    _sim, _round, juez, matches = table
+    match = matches[0]
+    with pytest.raises(Exception, match="«A» o «B»"):
+        svc.clock_juego(match=match, by=juez, winner="C")
+    with pytest.raises(Exception, match="0 a 40"):
+        svc.clock_tantos(match=match, by=juez, a=41, b=0)
+
+
+def test_one_tick_takes_the_same_queries_for_3_or_12_tables(table):
+    _sim, _round, _juez, _ = table
+    with CaptureQueriesContext(connection) as few:
+        svc.clocks_tick(now=at(52))
+    big = new_tournament(24, seed=32, format=Tournament.Format.CEROS, max_losses=2)
+    big_round = publish_next_round(big)
+    svc.clocks_start_round(round=big_round, by=big.organizer, at=T0)
+    with CaptureQueriesContext(connection) as many:
+        svc.clocks_tick(now=at(52.5))
+    assert MatchClock.objects.filter(finished_at=None).count() == 15
+    assert len(many.captured_queries) == len(few.captured_queries)
+
+
+def test_the_round_view_lists_every_table_with_its_deadlines(table):
+    _sim, round_, _juez, _ = table
+    infos = round_clocks(round_, at(10))
+    assert len(infos) == 3 and all(i.started for i in infos)
+    data = infos[0].as_dict(at(10))
+    assert data["max_at"] == at(60).isoformat() and data["limit_at"] == at(70).isoformat()
+    assert data["phase"] == "normal" and data["server_now"] == at(10).isoformat()
+    assert timezone.is_aware(T0)
