@@ -5,7 +5,8 @@ its beat task and ``python -m torneo.clock partida`` all ask here.
 Decisions where the reglamento is silent (docs/clock.md says them with examples):
 
 - ``juegos`` are the juegos played; the juegos a pair loses by lateness (6.1.b) are added to the
-  other pair's score, as the acta writes them.
+  other pair's score, as the acta writes them. When that gives both pairs the juegos to win (both
+  missing, a partida to 1 or 2 juegos), both lose the partida, as at 20 minutes.
 - The adjustments of 6.4 are decided by the score when the juego being played at max − 10 began:
   one juego left at most (2-2 to 3) is 6.4.a, two (2-1) is 6.4.b, more is 6.4.c. A juego that
   begins at or after max − 10 has "begun in the window".
@@ -19,7 +20,8 @@ Decisions where the reglamento is silent (docs/clock.md says them with examples)
   (the winner with the juegos to win, the loser one fewer). Both or none warned: both lose, and no
   result is given.
 - 6.6: a pair is "involved in a delay" when it was warned for delay in this partida, arrived late
-  (6.1.b), or the partida went past its maximum (6.3: an unreported delay is both pairs').
+  (6.1.b), or the partida went past its maximum undecided (6.3: an unreported delay is both
+  pairs').
 """
 
 from __future__ import annotations
@@ -209,14 +211,18 @@ def state(p: Partida) -> PartidaState:
 
     # Walk the juegos in order, each with the rule it was played under, to the one being played.
     score = {s: min(p.games_to_win, penalty[s]) for s in SIDES}
-    winner: Side | Literal["both"] | None = _decided_by(score, p.games_to_win)
+    # Lateness alone may decide it (to 1 or 2 juegos); when it gives both pairs the juegos to win,
+    # neither wins: both lost it by lateness, as at 20 minutes.
+    by_lateness = [s for s in SIDES if score[s] >= p.games_to_win]
+    winner: Side | Literal["both"] | None = "both" if len(by_lateness) == 2 else next(iter(by_lateness), None)
+    decided_at: float | None = None if winner is None else 0.0
     adjustments: str | None = None
     start = 0.0
     rule = JuegoRule(p.points_per_game)
     for index in range(len(p.juegos) + 1):
         if winner is not None and index < len(p.juegos):
             raise ValueError(f"juegos[{index + 1}]: la partida ya estaba decidida antes de este juego")
-        if adjustments is None and p.minute >= window and _ends(p, index) > window:
+        if adjustments is None and winner is None and p.minute >= window and _ends(p, index) > window:
             adjustments = _clause(left_after(score, p.games_to_win))
         rule = _rule(p, score, start, window, maximum, adjustments, index)
         if index == len(p.juegos):
@@ -225,10 +231,14 @@ def state(p: Partida) -> PartidaState:
         score[juego.winner] += 1
         start = juego.ended
         winner = juego.winner if rule.final else _decided_by(score, p.games_to_win)
+        if winner is not None:
+            decided_at = juego.ended
 
     lost = [s for s in SIDES if missing[s].partida]
     if lost:
         winner = "both" if len(lost) == 2 else other(lost[0])
+        lost_at = rules.absence_partida_at if rules.absence_partida_at is not None else 0.0
+        decided_at = lost_at if decided_at is None else min(decided_at, lost_at)
 
     tantos = p.tantos
     last_hand = (
@@ -249,7 +259,8 @@ def state(p: Partida) -> PartidaState:
         phase = "normal"
 
     forced = _forced_end(p) if winner is None and phase == "terminada" else None
-    over = p.minute >= maximum
+    # 6.6: the partida went past its maximum (not one decided before it, asked about later).
+    over = p.minute >= maximum and (decided_at is None or decided_at > maximum)
     alerts = tuple(
         s
         for s in SIDES
