@@ -779,3 +779,14 @@ def test_python_m_torneo_clock_partida_runs_without_django_amm_6_4_b():
     # -X importtime lists every module imported: nothing of Django.
     imported = {line.split("|")[-1].strip().split(".")[0] for line in proc.stderr.splitlines() if "|" in line}
     assert "torneo" in imported and "django" not in imported
+
+
+def test_an_agreed_result_cannot_take_away_the_juegos_won_by_lateness_amm_6_1_b():
+    """«Estas sanciones no pueden ser perdonadas en ningún caso por la pareja contraria»: at a
+    forced end, an agreement that gives a pair fewer juegos than it already has by the other's
+    lateness is refused, naming the key."""
+    facts = {"minute": 75, "missing": {"B": 16.0}, "agreed_result": {"A": 1, "B": 3}}  # A has 2 by lateness
+    with pytest.raises(ValueError, match=r"agreed_result\.A: .*AMM 6\.1\.b"):
+        clock.cli.partida_answer(facts)
+    answer = clock.cli.partida_answer({**facts, "agreed_result": {"A": 2, "B": 3}})
+    assert answer["forced_end"] == {"article": "6.5.b", "loser": "A", "result": {"A": 2, "B": 3}, "agreed": True}

@@ -258,6 +258,14 @@ def state(p: Partida) -> PartidaState:
     else:
         phase = "normal"
 
+    if p.agreed_result is not None:
+        for s in SIDES:
+            if p.agreed_result[s] < penalty[s]:
+                # 6.1.b: «Estas sanciones no pueden ser perdonadas en ningún caso por la pareja contraria».
+                raise ValueError(
+                    f"agreed_result.{s}: la pareja {s} ya tiene {penalty[s]} juegos por el retraso de la otra "
+                    "(AMM 6.1.b): un acuerdo no se los puede quitar"
+                )
     forced = _forced_end(p) if winner is None and phase == "terminada" else None
     # 6.6: the partida went past its maximum (not one decided before it, asked about later).
     over = p.minute >= maximum and (decided_at is None or decided_at > maximum)
