@@ -345,12 +345,12 @@ class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def resolve(self, request: Request, tournament_slug: str, pk: str) -> Response:
         tournament = self.get_tournament()
+        serializer = ResolveSerializer(data=request.data)  # a body that is not JSON: 400 before anything
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
         match = get_object_or_404(
             Match.objects.select_related("round__tournament", "pair_a", "pair_b"), pk=pk, round__tournament=tournament
         )
-        serializer = ResolveSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
         choice = None
         if data.get("choice") is not None:
             choice = ResultSubmission.objects.filter(match=match, pk=data["choice"]).first()
