@@ -282,16 +282,18 @@ def clocks_tick(*, now: datetime.datetime | None = None) -> int:
         if not clocks:
             return 0
         facts = facts_for(clocks, now)
-        known = set(ClockEvent.objects.filter(clock__in=clocks).values_list("clock_id", "key"))
+        ids = [c.pk for c in clocks]
+        known = set(ClockEvent.objects.filter(clock_id__in=ids).values_list("clock_id", "key"))
         new: list[ClockEvent] = []
         changed: list[MatchClock] = []
         for clock in clocks:
+            decided = clock.match.outcome != Match.Outcome.PENDING  # the acta is in: the clock just ends
             partida, minute, _pause = facts[clock.pk]
             current = state(partida)
-            for key, article, data in due_events(current):
-                if (clock.pk, key) not in known:
-                    new.append(ClockEvent(clock=clock, key=key, article=article, at=now, minute=minute, data=data))
-            decided = clock.match.outcome != Match.Outcome.PENDING
+            if not decided:
+                for key, article, data in due_events(current):
+                    if (clock.pk, key) not in known:
+                        new.append(ClockEvent(clock=clock, key=key, article=article, at=now, minute=minute, data=data))
             phase = "terminada" if decided else current.phase
             if phase != clock.phase or (phase == "terminada" and clock.finished_at is None):
                 clock.phase = phase

@@ -7,6 +7,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
+from scoring.models import ClockEvent, DelayWarning, MatchClock
 from torneo.demo.build import DEMO_SLUG, RUNNING_SLUG
 from torneo.models import Match, Pair, Round, Tournament, TournamentRole
 
@@ -37,3 +38,16 @@ def test_the_running_demo_has_drawn_rounds_and_results():
     assert not Match.objects.filter(round__in=rounds[:2], outcome="pending").exists()
     assert Match.objects.filter(round=rounds[2], outcome="pending").exists()
     assert all(r.draws.get().witness.username == "juez" for r in rounds)
+
+
+def test_the_running_demos_current_round_has_running_clocks():
+    call_command("demo")
+    current = Tournament.objects.get(slug=RUNNING_SLUG).rounds.order_by("number").last()
+    clocks = MatchClock.objects.filter(match__round=current)
+    assert clocks.count() == current.matches.exclude(pair_b=None).count()  # every table's clock started
+    running = clocks.filter(started_at__isnull=False, finished_at__isnull=True)
+    assert running.exists() and set(running.values_list("phase", flat=True)) == {"ajustes"}  # minute 52 (AMM 6.4)
+    # The tables whose acta is in are over; the late pair's juego (6.1.b) and the warning (6.3) are there.
+    assert not running.exclude(match__outcome=Match.Outcome.PENDING).exists()
+    assert ClockEvent.objects.filter(clock__match__round=current, key="6.1.b:B:1").count() == 1
+    assert DelayWarning.objects.filter(clock__match__round=current).count() == 1

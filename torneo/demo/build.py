@@ -11,10 +11,19 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
+from django.utils import timezone
 
+from scoring.services.clocks import (
+    clock_absence,
+    clock_juego,
+    clock_tantos,
+    clock_warning,
+    clocks_start_round,
+    clocks_tick,
+)
 from scoring.services.results import result_confirm, result_submit
 from torneo.demo.names import CLUBS, FIRST_NAMES, SURNAMES
-from torneo.models import Match, Pair, Player, Tournament, TournamentRole
+from torneo.models import Match, Pair, Player, Round, Tournament, TournamentRole
 from torneo.services.accounts import (
     InvalidCode,
     InvalidLink,
@@ -183,7 +192,7 @@ def demo_accounts(tournament: Tournament, users: dict[str, User]) -> list[DemoLo
 
 def build_running(*, users: dict[str, User], pairs: int = 72, rounds_played: int = 2) -> Tournament:
     """A tournament in play: a 2 ceros with 72 pairs, two rounds drawn before the juez and
-    played, the third drawn and half of its actas in."""
+    played, the third drawn, half of its actas in and its clocks running (`demo_clocks`)."""
     today = date.today()
     tournament = tournament_create(
         by=users["organizador"],
@@ -232,7 +241,45 @@ def build_running(*, users: dict[str, User], pairs: int = 72, rounds_played: int
             result_submit(match=match, by=users["mesa"], games_a=games[0], games_b=games[1], tantos=tantos)
             submission = match.submissions.first()
             result_confirm(submission=submission, by=users["organizador"])
+    demo_clocks(round_, users=users)
     return tournament
+
+
+CLOCK_MINUTES = 52  # the round's clocks were started this long ago: past 50, the adjustments (AMM 6.4)
+
+
+def demo_clocks(round_: Round, *, users: dict[str, User]) -> None:
+    """The current round's clocks, started by the mesa 52 minutes ago (AMM 6.1.a), so the tables
+    still playing are in the adjustments (6.4): a pair that arrived at minute 12 (6.1.b: a juego
+    lost), juegos tapped at 2-1, 1-1 and 2-2, a delay warning (6.3); then one tick of the beat task
+    applies what is due, and the tables whose acta is in are over."""
+    start = timezone.now() - timedelta(minutes=CLOCK_MINUTES)
+
+    def at(minutes: float) -> datetime:
+        return start + timedelta(minutes=minutes)
+
+    mesa, juez = users["mesa"], users["juez"]
+    clocks_start_round(round=round_, by=mesa, at=start)
+    playing = list(
+        round_.matches.filter(outcome=Match.Outcome.PENDING, pair_b__isnull=False)
+        .select_related("round__tournament", "pair_a", "pair_b")
+        .order_by("table_number")
+    )
+    late, two_one, one_one, two_two, warned = playing[:5]
+    clock_absence(match=late, by=juez, pair="B", at=at(1))
+    clock_absence(match=late, by=juez, pair="B", arrived=True, at=at(12))
+    clock_juego(match=late, by=mesa, winner="B", at=at(31))  # 1-1 with the juego of 6.1.b
+    for match, juegos in (
+        (two_one, ((14, "A"), (27, "B"), (41, "A"))),
+        (one_one, ((18, "A"), (35, "B"))),
+        (two_two, ((11, "A"), (22, "B"), (33, "B"), (47, "A"))),
+        (warned, ((16, "B"),)),
+    ):
+        for minute, winner in juegos:
+            clock_juego(match=match, by=mesa, winner=winner, at=at(minute))
+    clock_tantos(match=two_two, by=mesa, a=25, b=31)
+    clock_warning(match=warned, by=juez, pair="A", note="Tarda en repartir", at=at(38))
+    clocks_tick()
 
 
 def _demo_tantos(rng: random.Random, games_a: int, games_b: int) -> list[list[int]]:
