@@ -159,9 +159,10 @@ def facts_for(clocks: Sequence[MatchClock], now: datetime.datetime) -> dict[int,
 def clock_infos(matches: Iterable[Match], now: datetime.datetime) -> list[ClockInfo]:
     """The clocks of these matches now (a match without a clock: not started)."""
     matches = list(matches)
-    clocks = {c.match_id: c for c in MatchClock.objects.filter(match__in=[m.pk for m in matches])}
+    by_id = {m.pk: m for m in matches}
+    clocks = {c.match_id: c for c in MatchClock.objects.filter(match_id__in=list(by_id))}
     for clock in clocks.values():
-        clock.match = next(m for m in matches if m.pk == clock.match_id)
+        clock.match = by_id[clock.match_id]
     facts = facts_for(list(clocks.values()), now)
     infos = []
     for match in matches:

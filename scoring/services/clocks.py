@@ -277,7 +277,7 @@ def clocks_tick(*, now: datetime.datetime | None = None) -> int:
         clocks = list(
             MatchClock.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(started_at__isnull=False, finished_at__isnull=True)
-            .select_related("match__round__tournament", "match__pair_a", "match__pair_b")
+            .select_related("match__round__tournament")  # the pairs by id: no Pair rows to build
         )
         if not clocks:
             return 0
