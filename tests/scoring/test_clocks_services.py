@@ -208,3 +208,17 @@ def test_the_round_view_lists_every_table_with_its_deadlines(table):
     assert data["max_at"] == at(60).isoformat() and data["limit_at"] == at(70).isoformat()
     assert data["phase"] == "normal" and data["server_now"] == at(10).isoformat()
     assert timezone.is_aware(T0)
+
+
+def test_the_tournament_chooses_its_lateness_scheme_amm_6_1_b(table):
+    """The timings are a preset of the tournament (Tournament.clock_rules): with «club-15» a pair
+    still incomplete loses the partida at 15 minutes, with no juegos lost before."""
+    from torneo.services.tournaments import tournament_update
+
+    sim, _round, juez, matches = table
+    tournament_update(tournament=sim.tournament, data={"clock_rules": "club-15"})
+    svc.clock_absence(match=matches[0], by=juez, pair="A", at=at(1))
+    svc.clocks_tick(now=at(14.9))
+    assert keys(matches[0]) == []
+    svc.clocks_tick(now=at(15))
+    assert keys(matches[0]) == ["6.1.b:A:partida", "fase:terminada"]

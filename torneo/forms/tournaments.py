@@ -47,6 +47,12 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             if name in self.fields:
                 self.fields[name].disabled = True
                 self.fields[name].help_text = reason
+        if "clock_rules" in self.fields:
+            # Chapter VI's timings: left out of a form (or an older client), they stay as they are.
+            self.fields["clock_rules"].required = False
+
+    def clean_clock_rules(self) -> str:
+        return str(self.cleaned_data.get("clock_rules") or self.instance.clock_rules)
 
 
 class SessionForm(forms.ModelForm):  # type: ignore[type-arg]
