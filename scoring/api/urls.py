@@ -1,16 +1,18 @@
-"""API v1 routes for results, standings, classification and bracket, the players' view and recorded
-hands (included under /api/v1/)."""
+"""API v1 routes for results, standings, classification and bracket, the players' view, recorded
+hands and the match clocks (included under /api/v1/)."""
 
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from scoring.api import hands, players
+from scoring.api.clocks import ClockViewSet
 from scoring.api.results import ResultViewSet, SubmissionViewSet
 from scoring.api.standings import StandingsViewSet
 
 router = SimpleRouter()
 router.register(r"tournaments/(?P<tournament_slug>[-\w]+)/results", ResultViewSet, basename="result")
 router.register(r"tournaments/(?P<tournament_slug>[-\w]+)/submissions", SubmissionViewSet, basename="submission")
+router.register(r"tournaments/(?P<tournament_slug>[-\w]+)/clocks", ClockViewSet, basename="clock")
 
 _standings = StandingsViewSet.as_view({"get": "standings"})
 _classification = StandingsViewSet.as_view({"get": "classification"})
