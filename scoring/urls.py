@@ -1,12 +1,14 @@
 """Results, standings, bracket and classification: public pages under resultados/, clasificacion/
 and cuadro/; the mesa de control's pages under gestion/resultados/. The players' view and recorded
 hands (public pages; writes checked on the server): find yourself, the pair page, a match's
-recorded hands, the staff's index of tables. All included under torneos/<slug>/. The pages'
-scripts read and write JSON through the API (scoring/api/urls.py), never through these pages."""
+recorded hands, the staff's index of tables. The clocks: the public wall under relojes/, each
+table's page (its players tap the juegos), the juez's dashboard under gestion/relojes/. All
+included under torneos/<slug>/. The pages' scripts read and write JSON through the API
+(scoring/api/urls.py), never through these pages."""
 
 from django.urls import path
 
-from scoring.views import hands, players, results, standings
+from scoring.views import clocks, hands, players, results, standings
 from torneo.sheets import with_formats
 
 app_name = "scoring"
@@ -37,4 +39,8 @@ urlpatterns = [
     path("partidas/<int:match_id>/manos/<int:hand_id>/", hands.hand_detail, name="hand_detail"),
     path("partidas/<int:match_id>/manos/<int:hand_id>/borrar/", hands.hand_delete_view, name="hand_delete"),
     path("manos/", hands.hands_index, name="hands_index"),
+    # The match clocks (AMM chapter VI): the public wall and each table's page; the juez's dashboard
+    path("relojes/", clocks.clock_wall, name="clock_wall"),
+    path("relojes/mesa/<int:match_id>/", clocks.clock_table, name="clock_table"),
+    path("gestion/relojes/", clocks.clocks_manage, name="clocks_manage"),
 ]

@@ -91,6 +91,7 @@ PAGE_ACTIONS: dict[str, tuple[Action, ...]] = {
     "scoring:bracket": (),
     "scoring:find_player": (),
     "scoring:pair_page": (),
+    "scoring:clock_wall": (),
     "torneo:manage_dashboard": (Action.VIEW_PRIVATE,),
     "torneo:manage_pairs": (Action.CHECK_IN,),
     "torneo:manage_edit": (Action.TOURNAMENT_EDIT,),
@@ -100,6 +101,7 @@ PAGE_ACTIONS: dict[str, tuple[Action, ...]] = {
     "scoring:results_entry": (Action.RESULTS_ENTER,),
     "scoring:results_queue": (Action.RESULTS_ENTER, Action.RESULTS_RESOLVE),
     "scoring:hands_index": (Action.HANDS_RECORD,),
+    "scoring:clocks_manage": (Action.CLOCKS_MANAGE,),
 }
 
 

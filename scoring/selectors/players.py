@@ -1,5 +1,5 @@
 """Reads for the players' view: find yourself by name, and the pair page (current table, opponent
-and times, every past match, results awaiting the pair's confirmation).
+and times, the table's clock, every past match, results awaiting the pair's confirmation).
 
 Every function here runs a fixed number of queries whatever the tournament's size: the pair page
 of a 1,000-pair tournament costs what the page of a 16-pair one does.
@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import ResultSubmission
+from scoring.selectors.clocks import ClockInfo, match_clock
 from scoring.selectors.standings import ceros_rules
 from scoring.standings import MatchRecord, survival
 from torneo import clock
@@ -116,6 +117,8 @@ class CurrentRound:
     round: Round | None
     line: MatchLine | None
     times: clock.RoundTimes | None = None
+    clock: ClockInfo | None = None
+    """The match's clock now (AMM chapter VI), for a table being played; None for an exenta."""
 
     @property
     def waiting_for_draw(self) -> bool:
@@ -220,6 +223,8 @@ def pair_page(tournament: Tournament, pair: Pair) -> PairPage:
     latest = rounds[0] if rounds else None
     current_line = next((line for line in lines if latest is not None and line.round.pk == latest.pk), None)
     current = CurrentRound(latest, current_line, _times(rounds, tournament) if rounds else None)
+    if current_line is not None and not current_line.is_bye:
+        current.clock = match_clock(current_line.match, timezone.now())
     past = [line for line in lines if line is not current_line]
     decided = [line for line in lines if line.won is not None]
     losses = sum(1 for line in decided if line.won is False)

@@ -1,11 +1,13 @@
 """The players' view, phone first: find yourself by name, and your pair's page (current table,
-opponent and times, every past match, results awaiting your confirmation). Public pages that
+opponent and times, the table's live clock, every past match, results awaiting your confirmation). Public pages that
 update themselves when results arrive (static/js/live.js)."""
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 
 from scoring.selectors import players as selectors
+from scoring.views import clocks
 from torneo.permissions import is_member_of
 from torneo.views.access import tournament_for
 
@@ -43,4 +45,11 @@ def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "is_member": is_member_of(request.user, pair),
         "live_interval": live_interval(request),
     }
+    info = page.current.clock
+    if info is not None and info.started:
+        # The table's live clock (static/js/clocks.js counts it down, from the clock-detail API).
+        now = timezone.now()
+        card = clocks.cards_for([info], now, tournament)[0]
+        api = clocks.clock_api(tournament, info.match)
+        context |= {"card": card, **clocks.clock_context(request, tournament, [card], now, api)}
     return render(request, "scoring/players/pair.html", context)

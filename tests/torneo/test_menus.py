@@ -26,6 +26,7 @@ MENU_PAGES: dict[str, set[str]] = {
     "torneo:tournament_pairs": EVERYONE,
     "torneo:rounds_list": EVERYONE,
     "scoring:results": EVERYONE,
+    "scoring:clock_wall": EVERYONE,
     "scoring:standings": EVERYONE,
     "scoring:bracket": EVERYONE,
     "scoring:find_player": EVERYONE,
@@ -38,6 +39,7 @@ MENU_PAGES: dict[str, set[str]] = {
     "scoring:results_entry": STAFF_PAIRS,
     "scoring:results_queue": STAFF_PAIRS | {"juez"},  # the juez decides between two actas
     "scoring:hands_index": VIEWERS_PRIVATE,
+    "scoring:clocks_manage": {"juez", "organizer", "superuser"},  # the juez runs the clocks (AMM chapter VI)
 }
 CONDITIONAL = {"scoring:bracket": "bracket", "scoring:results_queue": "double_check"}
 

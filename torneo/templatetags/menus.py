@@ -55,6 +55,7 @@ PUBLIC = (
     Entry("torneo:tournament_pairs", _("Parejas")),
     Entry("torneo:rounds_list", _("Rondas y sorteos")),
     Entry("scoring:results", _("Resultados")),
+    Entry("scoring:clock_wall", _("Relojes")),
     Entry("scoring:standings", _("Clasificación")),
     Entry("scoring:bracket", _("Cuadro"), has_bracket),
     Entry("scoring:find_player", _("Búscate")),
@@ -71,6 +72,7 @@ STAFF = (
     Entry("torneo:manage_rounds", _("Rondas y sorteos")),
     Entry("scoring:results_entry", _("Resultados")),
     Entry("scoring:results_queue", _("Por confirmar"), has_double_check),
+    Entry("scoring:clocks_manage", _("Relojes")),
     Entry("scoring:hands_index", _("Manos anotadas")),
 )
 
