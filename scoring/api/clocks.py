@@ -10,10 +10,9 @@ scoring.selectors.clocks reads. Each write answers the table's clock as it stand
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import QuerySet, prefetch_related_objects
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -40,7 +39,7 @@ from scoring.services.clocks import (
     clocks_start_round,
 )
 from torneo.api.access import TournamentScoped
-from torneo.models import Match, Pair, Round, Tournament
+from torneo.models import Match, Round, Tournament
 from torneo.permissions import Action, access_match
 from torneo.selectors.registrations import members_prefetch
 
@@ -231,20 +230,7 @@ CLOCK_RESPONSES = {
 }
 
 
-def _with_players(matches: Iterable[Match]) -> None:
-    """The pairs' players, for their names (two queries whatever the number of tables)."""
-    pairs: list[Pair] = [
-        pair
-        for match in matches
-        for pair in (match.pair_a, match.pair_b)
-        if pair is not None and "members" not in getattr(pair, "_prefetched_objects_cache", {})
-    ]
-    if pairs:
-        prefetch_related_objects(pairs, members_prefetch())
-
-
 def _as_dicts(infos: list[ClockInfo], now: Any) -> list[dict[str, Any]]:
-    _with_players(info.match for info in infos)
     return [info.as_dict(now) for info in infos]
 
 

@@ -11,12 +11,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, QuerySet, prefetch_related_objects
 
 from scoring.models import ClockEvent, ClockJuego, ClockPause, DelayWarning, MatchClock
 from torneo.clock import AMM, PRESETS, Juego, Partida, PartidaState, clock_minutes, state
 from torneo.clock.partida import Side
 from torneo.models import Match, Round, Tournament
+from torneo.selectors.registrations import members_prefetch
 
 PHASE_ARTICLE = {"normal": "6.2", "ajustes": "6.4", "excedido": "6.2", "ultima_mano": "6.5.a", "terminada": "6.5"}
 
@@ -156,9 +157,24 @@ def facts_for(clocks: Sequence[MatchClock], now: datetime.datetime) -> dict[int,
     return out
 
 
+def with_players(matches: Iterable[Match]) -> None:
+    """The pairs' players, for their names (two queries whatever the number of tables), unless the
+    caller's query brought them."""
+    pairs = [
+        pair
+        for match in matches
+        for pair in (match.pair_a, match.pair_b)
+        if pair is not None and "members" not in getattr(pair, "_prefetched_objects_cache", {})
+    ]
+    if pairs:
+        prefetch_related_objects(pairs, members_prefetch())
+
+
 def clock_infos(matches: Iterable[Match], now: datetime.datetime) -> list[ClockInfo]:
-    """The clocks of these matches now (a match without a clock: not started)."""
+    """The clocks of these matches now (a match without a clock: not started), with the pairs'
+    players loaded for their names."""
     matches = list(matches)
+    with_players(matches)
     by_id = {m.pk: m for m in matches}
     clocks = {c.match_id: c for c in MatchClock.objects.filter(match_id__in=list(by_id))}
     for clock in clocks.values():

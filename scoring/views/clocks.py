@@ -21,11 +21,10 @@ import dataclasses
 import datetime
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -384,21 +383,7 @@ def card_for(info: ClockInfo, now: datetime.datetime, rules: Mapping[str, Any]) 
     return Card(info, data, phase, time_text(data, rules, phase), notes(data, rules, phase, remaining))
 
 
-def with_players(matches: Iterable[Match]) -> None:
-    """The pairs' players, for their names (two queries whatever the number of tables), unless the
-    caller's query brought them."""
-    pairs = [
-        pair
-        for match in matches
-        for pair in (match.pair_a, match.pair_b)
-        if pair is not None and "members" not in getattr(pair, "_prefetched_objects_cache", {})
-    ]
-    if pairs:
-        prefetch_related_objects(pairs, members_prefetch())
-
-
 def cards_for(infos: list[ClockInfo], now: datetime.datetime, tournament: Tournament) -> list[Card]:
-    with_players(i.match for i in infos)
     rules = rules_data(tournament)
     return [card_for(info, now, rules) for info in infos]
 
