@@ -217,6 +217,11 @@ class LookupSerializer(serializers.Serializer):
         help_text="Dos actas que no coinciden (doble comprobación, AMM 3.16), la más antigua primero; vacía si no "
         "las hay. No cuenta ninguna hasta que la organización o un juez decide (resolve).",
     )
+    clock_notes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Lo que decidió el reloj de la mesa: juegos o partida perdidos por retraso (AMM 6.1.b), "
+        "terminación por tiempo (6.5.b).",
+    )
     locked = serializers.BooleanField(help_text="Ronda cerrada (AMM 3.18): solo la organización corrige.")
     next_prepared = serializers.BooleanField(help_text="El sorteo de la ronda siguiente ya está preparado.")
     is_bye = serializers.BooleanField(help_text="Exenta: no hay resultado que anotar.")

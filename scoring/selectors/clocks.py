@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db.models import Count, QuerySet, prefetch_related_objects
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.models import ClockEvent, ClockJuego, ClockPause, DelayWarning, MatchClock
 from torneo.clock import AMM, PRESETS, Juego, Partida, PartidaState, clock_minutes, state
@@ -214,3 +216,49 @@ def clock_events(match: Match) -> list[ClockEvent]:
 
 def current_round(tournament: Tournament) -> Round | None:
     return tournament.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
+
+
+def clock_notes(match: Match) -> list[str]:
+    """What the table's clock decided, for the acta and the result desk, in Spanish: the juegos and
+    the partida lost by lateness (AMM 6.1.b) and the forced end (6.5.b). One query."""
+    numbers = {"A": match.pair_a.number if match.pair_a else "—", "B": match.pair_b.number if match.pair_b else "—"}
+    lost: dict[str, int] = {}
+    partida: list[str] = []
+    notes: list[str] = []
+    forced: dict[str, Any] | None = None
+    for event in ClockEvent.objects.filter(clock__match=match).only("key", "data").order_by("at", "pk"):
+        parts = event.key.split(":")
+        if parts[0] == "6.1.b" and parts[-1] == "partida":
+            partida.append(parts[1])
+        elif parts[0] == "6.1.b":
+            lost[parts[1]] = max(lost.get(parts[1], 0), int(parts[2]))
+        elif event.key == "6.5.b":
+            forced = event.data
+    for side in ("A", "B"):
+        if side in partida:
+            notes.append(
+                _("Reloj: la pareja %(p)s pierde la partida por no estar completa a tiempo (AMM 6.1.b).")
+                % {"p": numbers[side]}
+            )
+        elif side in lost:
+            notes.append(
+                ngettext(
+                    "Reloj: la pareja %(p)s pierde %(n)d juego por llegar tarde (AMM 6.1.b).",
+                    "Reloj: la pareja %(p)s pierde %(n)d juegos por llegar tarde (AMM 6.1.b).",
+                    lost[side],
+                )
+                % {"p": numbers[side], "n": lost[side]}
+            )
+    if forced is not None:
+        loser, result = forced.get("loser"), forced.get("result")
+        if loser in ("A", "B") and result:
+            notes.append(
+                _(
+                    "Reloj: partida terminada por tiempo (AMM 6.5.b); sin acuerdo pierde la pareja %(p)s, "
+                    "apercibida por retraso: %(a)s–%(b)s."
+                )
+                % {"p": numbers[loser], "a": result.get("A"), "b": result.get("B")}
+            )
+        else:
+            notes.append(_("Reloj: partida terminada por tiempo (AMM 6.5.b); sin acuerdo pierden ambas parejas."))
+    return notes

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.models import ResultSubmission
+from scoring.selectors.clocks import clock_notes
 from scoring.services.results import round_locked
 from torneo.models import Match, Round, Tournament
 from torneo.snapshot import MATCH_FIELDS, MatchInfo, match_infos, pair_infos
@@ -177,6 +178,8 @@ def match_lookup(match: Match) -> dict[str, Any]:
             }
             for d in disputed
         ],
+        # What the table's clock decided (AMM 6.1.b, 6.5.b): the acta must say the same.
+        "clock_notes": clock_notes(match),
         "locked": round_locked(match.round),
         # The next round's draw is committed but not yet made: a change here makes it stale.
         "next_prepared": Round.objects.filter(

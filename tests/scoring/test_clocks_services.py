@@ -222,3 +222,38 @@ def test_the_tournament_chooses_its_lateness_scheme_amm_6_1_b(table):
     assert keys(matches[0]) == []
     svc.clocks_tick(now=at(15))
     assert keys(matches[0]) == ["6.1.b:A:partida", "fase:terminada"]
+
+
+def test_the_result_desk_says_what_the_clock_decided_amm_6_1_b_amm_6_5_b(table):
+    """The mesa typing the table sees the clock's decisions, for the acta: the juegos a pair lost by
+    lateness (6.1.b) and the forced end with its loser (6.5.b); through the API and the plain page."""
+    from django.test import Client
+    from rest_framework.test import APIClient
+
+    from scoring.selectors.clocks import clock_notes
+
+    sim, _round, juez, matches = table
+    late, timed = matches[0], matches[1]
+    svc.clock_absence(match=late, by=juez, pair="B", at=at(1))
+    svc.clock_absence(match=late, by=juez, pair="B", arrived=True, at=at(16))
+    svc.clock_warning(match=timed, by=juez, pair="A", at=at(30))
+    svc.clocks_tick(now=at(20))
+    svc.clocks_tick(now=at(70))
+    b = late.pair_b.number
+    assert clock_notes(late)[0] == f"Reloj: la pareja {b} pierde 2 juegos por llegar tarde (AMM 6.1.b)."
+    assert clock_notes(timed) == [
+        f"Reloj: partida terminada por tiempo (AMM 6.5.b); sin acuerdo pierde la pareja {timed.pair_a.number}, "
+        "apercibida por retraso: 2–3."
+    ]
+    assert clock_notes(matches[2])[-1].endswith("sin acuerdo pierden ambas parejas.")
+    mesa = grant(UserFactory(), sim.tournament, "control")
+    api = APIClient()
+    api.force_authenticate(mesa)
+    lookup = api.get(f"/api/v1/tournaments/{sim.tournament.slug}/results/lookup/", {"table": timed.table_number})
+    assert lookup.json()["clock_notes"] == clock_notes(timed)
+    page = Client()
+    page.force_login(mesa)
+    html = page.post(
+        f"/torneos/{sim.tournament.slug}/gestion/resultados/", {"round": 1, "table": late.table_number}
+    ).content.decode()
+    assert "entry-clock" in html and f"la pareja {b} pierde 2 juegos por llegar tarde" in html
