@@ -193,9 +193,9 @@ class _Text(html.parser.HTMLParser):
             self.words.extend(data.split())
 
 
-# Row ids (pks, new on import) in addresses — /partidas/12/manos/ -> /partidas/N/manos/ — and in
+# Row ids (pks, new on import) in addresses — /partidas/12/manos/ -> /partidas/N/manos/, /relojes/mesa/12/ — and in
 # the one text that shows one: a superseded draw's file name, sorteo-ronda-1-anulado-<draw id>.json.
-_IDS = re.compile(r"(/(?:partidas|manos|acta|partida)/|[?&]sorteo=|-anulado-)\d+")
+_IDS = re.compile(r"(/(?:partidas|manos|acta|partida|relojes/mesa)/|[?&]sorteo=|-anulado-)\d+")
 
 
 def page(client: Client, url: str) -> tuple[str, list[str]]:
