@@ -28,6 +28,9 @@ class ResultSubmission(models.Model):
         API = "api", _("API")
         HANDS = "hands", _("Manos anotadas")
         RESOLUTION = "resolution", _("Decisión de un desacuerdo")
+        # What the table's clock decided (AMM 6.1.b lateness, 6.5.b forced end, juegos tapped):
+        # always a proposal that the mesa, a juez or the losing pair confirms.
+        CLOCK = "clock", _("Reloj de la partida")
 
     match = models.ForeignKey(Match, verbose_name=_("partida"), on_delete=models.CASCADE, related_name="submissions")
     version = models.PositiveIntegerField(_("versión"))

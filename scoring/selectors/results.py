@@ -92,7 +92,7 @@ class EntryState:
                     "submission": s.pk,
                     "score": submission_score(s),
                     "outcome": s.get_outcome_display(),
-                    "by": s.submitted_by.get_username() if s.submitted_by else "",
+                    "by": s.submitted_by.get_username() if s.submitted_by else s.get_source_display(),
                     # Two actas that disagree: the organizer or a juez decides (AMM 3.16).
                     "disagreement": s.status == ResultSubmission.Status.DISPUTED,
                 }

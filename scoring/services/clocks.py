@@ -15,12 +15,16 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from scoring.models import ClockEvent, ClockJuego, ClockPause, DelayWarning, MatchClock
+from scoring.models import ClockEvent, ClockJuego, ClockPause, DelayWarning, MatchClock, ResultSubmission
 from scoring.selectors.clocks import PHASE_ARTICLE, facts_for
+from scoring.services.results import result_propose
 from torneo.clock import SIDES, PartidaState, state
+from torneo.clock.partida import other
 from torneo.errors import NotAllowed, TournamentError
 from torneo.models import Match, Round
 from torneo.permissions import Action, can, is_player_of
@@ -269,8 +273,14 @@ def due_events(s: PartidaState) -> list[tuple[str, str, dict[str, Any]]]:
 def clocks_tick(*, now: datetime.datetime | None = None) -> int:
     """Apply what has become due on every running clock: the events of `due_events` (one row per
     key), the phase shown, and the end of the partida. Clocks another worker is ticking are
-    skipped (``skip_locked``); the unique key makes a repeat a no-op. Returns the events written."""
-    now = now or timezone.now()
+    skipped (``skip_locked``); the unique key makes a repeat a no-op. Then what an ended clock
+    decided is proposed as the result (`clock_results_propose`). Returns the events written."""
+    written = _tick_events(now or timezone.now())
+    clock_results_propose()  # after the commit: its own lock order (tournament, then match)
+    return written
+
+
+def _tick_events(now: datetime.datetime) -> int:
     written = 0
     touched: set[int] = set()
     with transaction.atomic():
@@ -322,3 +332,110 @@ def clocks_tick(*, now: datetime.datetime | None = None) -> int:
     for tournament_id in touched:
         live_bump(tournament_id=tournament_id)
     return written
+
+
+# --- what the clock decided, proposed as the result ------------------------------------------------
+
+
+def clock_proposal(s: PartidaState, match: Match) -> dict[str, Any] | None:
+    """The result a finished partida's clock proposes (for `result_propose`), or None.
+
+    AMM 6.1.b: a pair still incomplete at 20 minutes loses the partida (a walkover; both pairs:
+    both lose). AMM 6.5.b: at the forced end, with no agreement, the only pair warned for delay
+    loses by one juego (a juez's ruling), else both lose. A partida decided by the juegos tapped
+    at the table: played, with the juegos lost by lateness in the score as the acta writes them."""
+    names = {"A": match.pair_a.number if match.pair_a else "—", "B": match.pair_b.number if match.pair_b else "—"}
+    target = match.round.tournament.games_to_win
+    score = dict(s.score)
+    lost_at = f"{s.rules.absence_partida_at:g}" if s.rules.absence_partida_at is not None else "—"
+    games: dict[str, int | None] = (
+        {"games_a": score["A"], "games_b": score["B"]} if max(score.values()) < target else {}
+    )
+    if s.winner == "both":
+        return {
+            "outcome": Match.Outcome.DOUBLE_LOSS,
+            **games,
+            "reason": _(
+                "Reloj: ninguna de las dos parejas estaba completa a los %(m)s minutos: pierden las dos (AMM 6.1.b)."
+            )
+            % {"m": lost_at},
+        }
+    if s.winner is not None:
+        loser = other(s.winner)
+        if s.missing[loser].partida:
+            return {
+                "outcome": Match.Outcome.WALKOVER,
+                "winner_side": s.winner,
+                "reason": _(
+                    "Reloj: la pareja %(p)s no estaba completa a los %(m)s minutos: pierde la partida (AMM 6.1.b)."
+                )
+                % {"p": names[loser], "m": lost_at},
+            }
+        late = sum(s.missing[side].juegos for side in SIDES)
+        reason = _("Reloj: juegos anotados en la mesa.")
+        if late:
+            reason += " " + ngettext(
+                "Incluye %(n)d juego perdido por retraso (AMM 6.1.b).",
+                "Incluyen %(n)d juegos perdidos por retraso (AMM 6.1.b).",
+                late,
+            ) % {"n": late}
+        return {
+            "outcome": Match.Outcome.PLAYED,
+            "games_a": score["A"],
+            "games_b": score["B"],
+            "reason": reason,
+        }
+    end = s.forced_end
+    if end is None or end.agreed:
+        return None  # an agreed result (6.5.b) is the acta the mesa types
+    if end.loser in SIDES and end.result is not None:
+        loser = "A" if end.loser == "A" else "B"
+        winner = other(loser)
+        return {
+            "outcome": Match.Outcome.RULING,
+            "winner_side": winner,
+            "games_a": end.result["A"],
+            "games_b": end.result["B"],
+            "reason": _(
+                "Reloj: tiempo agotado sin acuerdo; solo la pareja %(p)s tenía aviso por demora: pierde por un "
+                "juego (AMM 6.5.b)."
+            )
+            % {"p": names[loser]},
+        }
+    return {
+        "outcome": Match.Outcome.DOUBLE_LOSS,
+        **games,
+        "reason": _(
+            "Reloj: tiempo agotado sin acuerdo y sin un único aviso por demora: pierden las dos parejas (AMM 6.5.b)."
+        ),
+    }
+
+
+def clock_results_propose() -> int:
+    """Propose the result of every partida its clock ended (the tick's ``fase:terminada``) that has
+    none yet: `result_propose`, one transaction each, after the tick's. A worker killed in between
+    misses nothing: the next tick finds the ended clock again, and a second proposal for the same
+    match is never made. Returns how many were proposed."""
+    Source = ResultSubmission.Source
+    open_or_done = ResultSubmission.objects.filter(match=OuterRef("clock__match")).filter(
+        Q(source=Source.CLOCK) | Q(status__in=(ResultSubmission.Status.PROPOSED, ResultSubmission.Status.DISPUTED))
+    )
+    ended = list(
+        ClockEvent.objects.filter(key="fase:terminada", clock__match__outcome=Match.Outcome.PENDING)
+        .exclude(Exists(open_or_done))
+        .select_related("clock__match__round__tournament", "clock__match__pair_a", "clock__match__pair_b")
+    )
+    proposed = 0
+    for event in ended:
+        clock = event.clock
+        partida, _minute, _pause = facts_for([clock], event.at)[clock.pk]
+        proposal = clock_proposal(state(partida), clock.match)
+        if proposal is None:
+            continue
+        try:
+            sub = result_propose(match=clock.match, source=Source.CLOCK, **proposal)
+        except (ValidationError, TournamentError):
+            # The tournament's juegos changed since (AMM 1.7.a) or the round went away: the mesa types it.
+            continue
+        proposed += int(sub is not None)
+    return proposed

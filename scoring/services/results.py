@@ -22,6 +22,8 @@ A result that players' own recorded hands decide is never self-confirmed, double
 waits, proposed, until the mesa de control (or a juez, or the organizer) or the losing pair
 confirms it — never the side that recorded it (AMM 3.16: the losing pair signs the acta). Such a
 proposal never blocks the mesa: its own entry of the acta is not a conflict with it, and settles it.
+The same holds for what the table's clock decided (`result_propose`: a pair late at 20 minutes,
+AMM 6.1.b; the forced end, 6.5.b; the juegos tapped at the table): proposed, never applied alone.
 
 Once the next round's draw is published the result is final (AMM 3.18) except for the organizer,
 with a reason that stays on record; the same holds for every result once the tournament is finished.
@@ -32,7 +34,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -364,7 +366,7 @@ def result_submit(
         if (
             expected_version is not None
             and expected_version != latest
-            and not _only_player_proposals_since(match, expected_version, tournament)
+            and not _only_desk_settled_since(match, expected_version, tournament)
         ):
             last = match.submissions.select_related("submitted_by").first()
             who = last.submitted_by.get_username() if last and last.submitted_by else "?"
@@ -433,6 +435,48 @@ def result_submit(
         return sub
 
 
+def result_propose(
+    *,
+    match: Match,
+    source: str,
+    outcome: str,
+    winner_side: str | None = None,
+    games_a: int | None = None,
+    games_b: int | None = None,
+    reason: str = "",
+) -> ResultSubmission | None:
+    """A result nobody typed (the table's clock), proposed for the mesa, a juez or the losing pair
+    to confirm (AMM 3.16), never applied by itself. Nothing is proposed over a result already
+    entered, an entry awaiting confirmation or in disagreement, a closed round (AMM 3.18), or a
+    second time for the same match and source. Returns the proposal, or None."""
+    with transaction.atomic():
+        match = _lock(match.pk)
+        if (
+            match.outcome != Outcome.PENDING
+            or not match.round.is_published
+            or is_locked(match)
+            or match.submissions.filter(Q(source=source) | Q(status__in=(Status.PROPOSED, Status.DISPUTED))).exists()
+        ):
+            return None
+        winner = {"A": match.pair_a, "B": match.pair_b}.get(winner_side or "")
+        data = clean_result(match=match, outcome=outcome, games_a=games_a, games_b=games_b, winner=winner)
+        sub = ResultSubmission.objects.create(
+            match=match,
+            version=latest_version(match) + 1,
+            source=source,
+            submitted_by=None,
+            reason=reason[:MAX_REASON],
+            status=Status.PROPOSED,
+            outcome=data["outcome"],
+            games_a=data["games_a"],
+            games_b=data["games_b"],
+            winner=data["winner"],
+            tantos=data["tantos"],
+        )
+    live_bump(tournament_id=match.round.tournament_id)
+    return sub
+
+
 def _keep_what_the_draw_used(match: Match, *, outcome: str, winner_id: int | None) -> None:
     """AMM 3.18: «una vez efectuado el siguiente sorteo el resultado que conste será inamovible».
 
@@ -460,20 +504,21 @@ def _records_as_staff(user: User | None, tournament: Tournament) -> bool:
     return user is not None and can(user, tournament, Action.HANDS_RECORD)
 
 
-def _is_player_proposal(sub: ResultSubmission, tournament: Tournament) -> bool:
-    """Proposed by a player, from the recorded hands (not by staff)."""
-    return (
-        sub.status == Status.PROPOSED
-        and sub.source == ResultSubmission.Source.HANDS
-        and not _records_as_staff(sub.submitted_by, tournament)
-    )
+def _settled_by_the_desk(sub: ResultSubmission, tournament: Tournament) -> bool:
+    """Proposed by a player from the recorded hands (not by staff), or by the table's clock: what
+    the mesa's own entry of the acta settles without a disagreement."""
+    if sub.status != Status.PROPOSED:
+        return False
+    if sub.source == ResultSubmission.Source.CLOCK:
+        return True
+    return sub.source == ResultSubmission.Source.HANDS and not _records_as_staff(sub.submitted_by, tournament)
 
 
-def _only_player_proposals_since(match: Match, version: int, tournament: Tournament) -> bool:
+def _only_desk_settled_since(match: Match, version: int, tournament: Tournament) -> bool:
     """Whether every version after `version` is a player's pending proposal: the mesa that typed
     the acta without having seen one is not in conflict with it (its entry settles it)."""
     newer = list(match.submissions.filter(version__gt=version).select_related("submitted_by"))
-    return bool(newer) and all(_is_player_proposal(sub, tournament) for sub in newer)
+    return bool(newer) and all(_settled_by_the_desk(sub, tournament) for sub in newer)
 
 
 def _disagrees(
@@ -485,7 +530,7 @@ def _disagrees(
     (the mesa's entry settles it), nor when both come from the recorded hands (the hands changed)."""
     if pending.submitted_by_id == submitter_id or _same(pending, data):
         return False
-    if _is_player_proposal(pending, tournament):
+    if _settled_by_the_desk(pending, tournament):
         return False
     return not (pending.source == ResultSubmission.Source.HANDS and source == ResultSubmission.Source.HANDS)
 

@@ -257,3 +257,135 @@ def test_the_result_desk_says_what_the_clock_decided_amm_6_1_b_amm_6_5_b(table):
         f"/torneos/{sim.tournament.slug}/gestion/resultados/", {"round": 1, "table": late.table_number}
     ).content.decode()
     assert "entry-clock" in html and f"la pareja {b} pierde 2 juegos por llegar tarde" in html
+
+
+# --- what the clock decided, proposed as the result ---------------------------------------------
+
+
+def proposal(match):
+    from scoring.models import ResultSubmission
+
+    return list(ResultSubmission.objects.filter(match=match, source="clock"))
+
+
+def test_a_pair_incomplete_at_20_minutes_gets_a_walkover_proposed_once_amm_6_1_b(table):
+    _sim, _round, juez, matches = table
+    late, both = matches[0], matches[1]
+    svc.clock_absence(match=late, by=juez, pair="A", at=at(0.5))
+    for side in "AB":
+        svc.clock_absence(match=both, by=juez, pair=side, at=at(0.5))
+    svc.clocks_tick(now=at(19.9))
+    assert proposal(late) == []
+    svc.clocks_tick(now=at(20))
+    svc.clocks_tick(now=at(20.1))  # again: proposed once
+    (sub,) = proposal(late)
+    late.refresh_from_db()
+    assert late.outcome == "pending"  # proposed, never applied alone (AMM 3.16)
+    assert (sub.status, sub.outcome, sub.winner_id, sub.games_a, sub.games_b) == (
+        "proposed",
+        "walkover",
+        late.pair_b_id,
+        0,
+        3,
+    )
+    assert sub.submitted_by is None and f"la pareja {late.pair_a.number} no estaba completa" in sub.reason
+    (double,) = proposal(both)
+    assert (double.outcome, double.winner_id) == ("double_loss", None)
+
+
+def test_the_forced_end_proposes_the_warned_pairs_loss_by_one_juego_amm_6_5_b(table):
+    _sim, _round, juez, matches = table
+    warned, neither = matches[0], matches[1]
+    svc.clock_juego(match=warned, by=juez, winner="A", at=at(20))
+    svc.clock_warning(match=warned, by=juez, pair="B", at=at(40))
+    svc.clock_juego(match=neither, by=juez, winner="B", at=at(30))
+    svc.clocks_tick(now=at(70))
+    (sub,) = proposal(warned)
+    assert (sub.outcome, sub.winner_id, sub.games_a, sub.games_b) == ("ruling", warned.pair_a_id, 3, 2)
+    assert "aviso por demora" in sub.reason and "AMM 6.5.b" in sub.reason
+    (double,) = proposal(neither)
+    assert (double.outcome, double.winner_id, double.games_a, double.games_b) == ("double_loss", None, 0, 1)
+
+
+def test_juegos_tapped_to_the_end_propose_the_played_result_with_the_lateness_juegos_amm_6_1_b(table):
+    _sim, _round, juez, matches = table
+    match = matches[0]
+    svc.clock_absence(match=match, by=juez, pair="B", at=at(0.5))
+    svc.clock_absence(match=match, by=juez, pair="B", arrived=True, at=at(12))  # one juego lost at 10
+    for minute, side in ((20, "A"), (30, "B"), (40, "A")):
+        svc.clock_juego(match=match, by=juez, winner=side, at=at(minute))
+    svc.clocks_tick(now=at(41))
+    (sub,) = proposal(match)
+    assert (sub.outcome, sub.games_a, sub.games_b, sub.winner_id) == ("played", 3, 1, match.pair_a_id)
+    assert "Incluye 1 juego perdido por retraso (AMM 6.1.b)." in sub.reason
+
+
+def test_the_clocks_proposal_is_confirmed_by_the_mesa_never_by_the_winning_pair_amm_3_16(table):
+    from scoring.services.results import result_confirm
+    from torneo.models import Player
+
+    sim, _round, juez, matches = table
+    match = matches[0]
+    svc.clock_absence(match=match, by=juez, pair="A", at=at(0.5))
+    svc.clocks_tick(now=at(20))
+    (sub,) = proposal(match)
+    winner_player = UserFactory()
+    Player.objects.filter(pk=match.pair_b.ordered_members()[0].player_id).update(user=winner_player)
+    with pytest.raises(NotAllowed):
+        result_confirm(submission=sub, by=winner_player)
+    match.refresh_from_db()
+    assert match.outcome == "pending"
+    mesa = grant(UserFactory(), sim.tournament, "control")
+    result_confirm(submission=sub, by=mesa)
+    match.refresh_from_db()
+    assert (match.outcome, match.winner_id) == ("walkover", match.pair_b_id)
+
+
+def test_the_mesa_typing_the_agreed_result_settles_the_clocks_proposal_amm_6_5_b(table):
+    from scoring.models import ResultSubmission
+
+    sim, _round, _juez, matches = table
+    match = matches[1]
+    svc.clocks_tick(now=at(70))
+    (sub,) = proposal(match)
+    sim.tournament.results_double_check = True
+    sim.tournament.save(update_fields=["results_double_check"])
+    mesa = grant(UserFactory(), sim.tournament, "control")
+    # The pairs agreed 3-2 (6.5.b): the mesa's entry replaces the proposal, no disagreement.
+    entry = result_submit(match=match, by=mesa, games_a=3, games_b=2, expected_version=0)
+    assert entry.status == "proposed"
+    assert ResultSubmission.objects.get(pk=sub.pk).status == "superseded"
+    svc.clocks_tick(now=at(71))
+    assert len(proposal(match)) == 1  # never proposed again
+
+
+def test_the_clock_never_proposes_over_an_entry_already_made(table):
+    sim, _round, _juez, matches = table
+    match = matches[2]
+    sim.tournament.results_double_check = True
+    sim.tournament.save(update_fields=["results_double_check"])
+    result_submit(match=match, by=sim.organizer, games_a=3, games_b=1)  # awaiting the second person
+    svc.clocks_tick(now=at(70))
+    assert proposal(match) == []
+
+
+def test_the_desk_shows_the_clocks_proposal_with_its_reason_and_confirms_it_amm_6_1_b(table):
+    from django.test import Client
+    from django.urls import reverse
+
+    sim, _round, juez, matches = table
+    match = matches[0]
+    svc.clock_absence(match=match, by=juez, pair="A", at=at(0.5))
+    svc.clocks_tick(now=at(20))
+    (sub,) = proposal(match)
+    mesa = grant(UserFactory(), sim.tournament, "control")
+    page = Client()
+    page.force_login(mesa)
+    desk = page.get(reverse("scoring:results_entry", args=[sim.tournament.slug])).content.decode()
+    assert "Reloj de la partida" in desk
+    url = reverse("scoring:result_confirm", args=[sim.tournament.slug, sub.pk])
+    html = page.get(url).content.decode()
+    assert "Anotado por Reloj de la partida" in html and "no estaba completa a los 20 minutos" in html
+    assert page.post(url).status_code == 302
+    match.refresh_from_db()
+    assert (match.outcome, match.winner_id) == ("walkover", match.pair_b_id)

@@ -23,7 +23,7 @@ import pytest
 from django.db.models import Count
 from django.utils import timezone
 
-from scoring.models import ClockEvent, MatchClock
+from scoring.models import ClockEvent, MatchClock, ResultSubmission
 from scoring.services import clocks as svc
 from tests.factories import UserFactory, grant
 from tests.scoring import playing, publish_next_round
@@ -177,3 +177,8 @@ def test_a_worker_killed_mid_way_and_restarted_applies_every_penalty_exactly_onc
         assert clocks[match.pk].phase == "terminada" and clocks[match.pk].finished_at is not None
     for match in (arrives, on_time):
         assert clocks[match.pk].phase == "normal" and clocks[match.pk].finished_at is None
+    # What each ended clock decided is proposed as the result, exactly once (AMM 6.1.b, 3.16).
+    proposals = Counter(
+        ResultSubmission.objects.filter(source=ResultSubmission.Source.CLOCK).values_list("match_id", "outcome")
+    )
+    assert proposals == {(gone.pk, "walkover"): 1, (both.pk, "double_loss"): 1, (paused.pk, "walkover"): 1}
