@@ -64,3 +64,19 @@ def test_pages_render_in_english():
     assert "Registered pairs" in html
     with translation.override("es"):
         assert "Parejas inscritas" in Client().get(f"/torneos/{t.slug}/parejas/").content.decode()
+
+
+def test_the_clock_presets_labels_are_translated_but_the_pure_core_keeps_the_spanish():
+    """The presets live in the pure core (torneo.clock.rules, no Django): the site shows their
+    labels through gettext, the command line keeps them as written."""
+    from django.utils import translation
+
+    from torneo.clock.rules import CLUB_15
+    from torneo.models import Tournament
+
+    field = Tournament._meta.get_field("clock_rules")
+    with translation.override("en"):
+        assert {k: str(v) for k, v in field.choices}["club-15"] == "Club: match lost at 15 minutes"
+    with translation.override("es"):
+        assert {k: str(v) for k, v in field.choices}["club-15"] == CLUB_15.label
+    assert CLUB_15.label == "Club: partida perdida a los 15 minutos"

@@ -8,12 +8,18 @@ import dataclasses
 from typing import Final
 
 
+def gettext_noop(message: str) -> str:
+    """Marks a label for translation (``makemessages`` finds it by this name) without importing
+    Django: the site shows it through ``gettext_lazy``; the command line keeps the Spanish."""
+    return message
+
+
 @dataclasses.dataclass(frozen=True)
 class ClockRules:
     """The chapter VI timings, in minutes on the partida's clock (tantos where it says so)."""
 
     name: str = "amm-6.4"
-    label: str = "AMM v6.4"
+    label: str = gettext_noop("AMM v6.4")
     absence_juegos_at: tuple[float, ...] = (10.0, 15.0)
     """AMM 6.1.b: a pair still incomplete at each of these minutes loses one more juego."""
     absence_partida_at: float | None = 20.0
@@ -47,7 +53,7 @@ AMM: Final = ClockRules()
 
 CLUB_15: Final = ClockRules(
     name="club-15",
-    label="Club: partida perdida a los 15 minutos",
+    label=gettext_noop("Club: partida perdida a los 15 minutos"),
     absence_juegos_at=(),
     absence_partida_at=15.0,
 )

@@ -72,7 +72,7 @@ class Tournament(models.Model):
     clock_rules = models.CharField(
         _("tiempos y retrasos"),
         max_length=20,
-        choices=[(rules.name, rules.label) for rules in CLOCK_PRESETS.values()],
+        choices=[(rules.name, _(rules.label)) for rules in CLOCK_PRESETS.values()],  # marked in torneo.clock.rules
         default=CLOCK_AMM.name,
         help_text=_("Las reglas de tiempo de la partida (cap. VI): retrasos, ajustes de terminación, final forzado."),
     )
