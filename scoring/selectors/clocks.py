@@ -11,14 +11,26 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import Count, QuerySet, prefetch_related_objects
+from django.db.models import Count, Exists, OuterRef, QuerySet, prefetch_related_objects
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.models import ClockEvent, ClockJuego, ClockPause, DelayWarning, MatchClock
-from torneo.clock import AMM, PRESETS, Juego, Partida, PartidaState, clock_minutes, state
+from torneo.clock import (
+    AMM,
+    PRESETS,
+    Juego,
+    Partida,
+    PartidaState,
+    RoundTimes,
+    clock_minutes,
+    jornada_of,
+    round_times,
+    state,
+)
 from torneo.clock.partida import Side
-from torneo.models import Match, Round, Tournament
+from torneo.models import Match, Round, Session, Tournament
 from torneo.selectors.registrations import members_prefetch
 
 PHASE_ARTICLE = {"normal": "6.2", "ajustes": "6.4", "excedido": "6.2", "ultima_mano": "6.5.a", "terminada": "6.5"}
@@ -262,3 +274,54 @@ def clock_notes(match: Match) -> list[str]:
         else:
             notes.append(_("Reloj: partida terminada por tiempo (AMM 6.5.b); sin acuerdo pierden ambas parejas."))
     return notes
+
+
+# --- a round's times (AMM 6.1.a, 6.1.c, 6.2, 6.5) ---------------------------------------------------
+
+
+def rounds_newest_first(tournament: Tournament) -> list[Round]:
+    """The tournament's rounds, newest first, with their named jornadas, and whether the tournament
+    has any jornada at all (so that a round naming none costs a query only when there is one to
+    find): one query, a row per round."""
+    has_sessions = Exists(Session.objects.filter(tournament=OuterRef("tournament")))
+    return list(
+        Round.objects.filter(tournament=tournament)
+        .select_related("session")
+        .annotate(has_sessions=has_sessions)
+        .order_by("-number")
+    )
+
+
+def latest_round_times(rounds: list[Round], tournament: Tournament) -> RoundTimes | None:
+    """The latest round's times (torneo.clock.times): its clock starts at the later of the draw's
+    publication plus 5 minutes (AMM 6.1.a) and its jornada's start plus, for the jornada's first
+    round, the courtesy time (AMM 6.1.c). A round that names no jornada belongs to the one its
+    publication falls in (jornada_of). `rounds`: the tournament's, newest first."""
+    latest = rounds[0]
+    if latest.published_at is None:
+        return None
+    sessions = list({r.session.pk: r.session for r in rounds if r.session is not None}.values())
+    if getattr(latest, "has_sessions", True) and any(r.session_id is None and r.published_at for r in rounds):
+        sessions = list(Session.objects.filter(tournament=tournament).order_by("starts_at", "pk"))
+    starts = [s.starts_at for s in sessions]
+
+    def jornada(round_: Round) -> int | None:
+        if round_.session is not None:
+            return round_.session.pk
+        if round_.published_at is None:
+            return None
+        index = jornada_of(timezone.localtime(round_.published_at), starts)
+        return sessions[index].pk if index is not None else None
+
+    session_id = jornada(latest)
+    if session_id is None:
+        return round_times(latest.published_at, tournament.games_to_win)
+    session = next(s for s in sessions if s.pk == session_id)
+    # AMM 6.1.c: the courtesy time applies to the first partida of each jornada only.
+    first = all(jornada(r) != session_id for r in rounds[1:])
+    return round_times(
+        latest.published_at,
+        tournament.games_to_win,
+        jornada_starts_at=session.starts_at,
+        courtesy_minutes=session.courtesy_minutes if first else 0,
+    )

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import ResultSubmission
-from scoring.selectors.clocks import ClockInfo, match_clock
+from scoring.selectors.clocks import ClockInfo, latest_round_times, match_clock, rounds_newest_first
 from scoring.selectors.standings import ceros_rules
 from scoring.standings import MatchRecord, survival
 from torneo import clock
-from torneo.models import Match, Pair, PairMember, Round, Session, Tournament
+from torneo.models import Match, Pair, PairMember, Round, Tournament
 from torneo.selectors.registrations import members_prefetch, pairs_of
 
 MAX_FOUND = 30
@@ -142,9 +142,7 @@ class PairPage:
 
 
 def pair_with_players(tournament: Tournament, number: int) -> Pair | None:
-    qs = Pair.objects.filter(tournament=tournament, number=number).prefetch_related(
-        members_prefetch()
-    )
+    qs = Pair.objects.filter(tournament=tournament, number=number).prefetch_related(members_prefetch())
     return qs.first()
 
 
@@ -152,9 +150,7 @@ def _lines(pair: Pair) -> list[MatchLine]:
     matches = (
         Match.objects.filter(Q(pair_a=pair) | Q(pair_b=pair), round__status=Round.Status.PUBLISHED)
         .select_related("round", "pair_a", "pair_b")
-        .prefetch_related(
-            members_prefetch("pair_a__members"), members_prefetch("pair_b__members")
-        )
+        .prefetch_related(members_prefetch("pair_a__members"), members_prefetch("pair_b__members"))
         .annotate(
             hand_count=Count("recorded_games__hands", filter=Q(recorded_games__hands__is_current=True), distinct=True)
         )
@@ -168,61 +164,13 @@ def _lines(pair: Pair) -> list[MatchLine]:
     return lines
 
 
-def _rounds(tournament: Tournament) -> list[Round]:
-    """The tournament's rounds, newest first, with their named jornadas, and whether the tournament
-    has any jornada at all (so that a round naming none costs a query only when there is one to
-    find): one query, a row per round."""
-    has_sessions = Exists(Session.objects.filter(tournament=OuterRef("tournament")))
-    return list(
-        Round.objects.filter(tournament=tournament)
-        .select_related("session")
-        .annotate(has_sessions=has_sessions)
-        .order_by("-number")
-    )
-
-
-def _times(rounds: list[Round], tournament: Tournament) -> clock.RoundTimes | None:
-    """The latest round's times (torneo/clock.py): its clock starts at the later of the draw's
-    publication plus 5 minutes (AMM 6.1.a) and its jornada's start plus, for the jornada's first
-    round, the courtesy time (AMM 6.1.c). A round that names no jornada belongs to the one its
-    publication falls in (clock.jornada_of). `rounds`: the tournament's, newest first."""
-    latest = rounds[0]
-    if latest.published_at is None:
-        return None
-    sessions = list({r.session.pk: r.session for r in rounds if r.session is not None}.values())
-    if getattr(latest, "has_sessions", True) and any(r.session_id is None and r.published_at for r in rounds):
-        sessions = list(Session.objects.filter(tournament=tournament).order_by("starts_at", "pk"))
-    starts = [s.starts_at for s in sessions]
-
-    def jornada(round_: Round) -> int | None:
-        if round_.session is not None:
-            return round_.session.pk
-        if round_.published_at is None:
-            return None
-        index = clock.jornada_of(timezone.localtime(round_.published_at), starts)
-        return sessions[index].pk if index is not None else None
-
-    session_id = jornada(latest)
-    if session_id is None:
-        return clock.round_times(latest.published_at, tournament.games_to_win)
-    session = next(s for s in sessions if s.pk == session_id)
-    # AMM 6.1.c: the courtesy time applies to the first partida of each jornada only.
-    first = all(jornada(r) != session_id for r in rounds[1:])
-    return clock.round_times(
-        latest.published_at,
-        tournament.games_to_win,
-        jornada_starts_at=session.starts_at,
-        courtesy_minutes=session.courtesy_minutes if first else 0,
-    )
-
-
 def pair_page(tournament: Tournament, pair: Pair) -> PairPage:
     """Everything the pair page shows, in a fixed number of queries."""
     lines = _lines(pair)
-    rounds = _rounds(tournament)
+    rounds = rounds_newest_first(tournament)
     latest = rounds[0] if rounds else None
     current_line = next((line for line in lines if latest is not None and line.round.pk == latest.pk), None)
-    current = CurrentRound(latest, current_line, _times(rounds, tournament) if rounds else None)
+    current = CurrentRound(latest, current_line, latest_round_times(rounds, tournament) if rounds else None)
     if current_line is not None and not current_line.is_bye:
         current.clock = match_clock(current_line.match, timezone.now())
     past = [line for line in lines if line is not current_line]
@@ -250,4 +198,3 @@ def pair_page(tournament: Tournament, pair: Pair) -> PairPage:
     for sub in pending:
         sub.line = by_match[sub.match_id]  # the template shows it from the pair's side
     return PairPage(pair, current, past, wins, losses, byes, out, pending)
-

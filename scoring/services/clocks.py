@@ -21,15 +21,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.models import ClockEvent, ClockJuego, ClockPause, DelayWarning, MatchClock, ResultSubmission
-from scoring.selectors.clocks import PHASE_ARTICLE, facts_for
+from scoring.selectors.clocks import PHASE_ARTICLE, facts_for, latest_round_times, rounds_newest_first
 from scoring.services.results import result_propose
 from torneo.clock import SIDES, PartidaState, state
 from torneo.clock.partida import other
 from torneo.errors import NotAllowed, TournamentError
-from torneo.models import Match, Round
+from torneo.models import Match, Round, Tournament
 from torneo.permissions import Action, can, is_player_of
 from torneo.services.live import live_bump
-from torneo.typing import User, signed_in
+from torneo.typing import AuthUser, User, signed_in
 
 MAX_NOTE = 200
 
@@ -99,21 +99,54 @@ def clocks_start_round(*, round: Round, by: User, at: datetime.datetime | None =
         raise NotAllowed(_("No puedes poner en marcha los relojes de este torneo."))
     if not round.is_published:
         raise TournamentError(_("La ronda todavía no está publicada: su reloj no puede empezar."), code="not_published")
-    when = at or timezone.now()
+    return _start_round(round, at or timezone.now(), signed_in(by))
+
+
+def _start_round(round: Round, when: datetime.datetime, by: AuthUser | None) -> int:
     started = 0
     with transaction.atomic():
+        # An exenta has no clock (5.6); a table whose acta is already in gets one that ends at once.
         matches = list(Match.objects.filter(round=round, pair_b__isnull=False).select_related("round__tournament"))
         existing = {c.match_id: c for c in MatchClock.objects.select_for_update().filter(match__in=matches)}
         for match in matches:
             clock = existing.get(match.pk)
             if clock is None:
-                MatchClock.objects.create(match=match, started_at=when, started_by=signed_in(by))
+                MatchClock.objects.create(match=match, started_at=when, started_by=by)
                 started += 1
             elif clock.started_at is None:
-                clock.started_at, clock.started_by = when, signed_in(by)
+                clock.started_at, clock.started_by = when, by
                 clock.save(update_fields=["started_at", "started_by", "updated_at"])
                 started += 1
-    live_bump(tournament_id=tournament.pk)
+    if started:
+        live_bump(tournament_id=round.tournament_id)
+    return started
+
+
+AUTOSTART_LATE = datetime.timedelta(minutes=10)
+"""A round whose clocks should have started longer ago than this is left to the juez: the option
+was switched on late, or the worker was down; starting them back then would apply lateness
+penalties (AMM 6.1.b) nobody saw coming."""
+
+
+def clocks_autostart(*, now: datetime.datetime | None = None) -> int:
+    """AMM 6.1.a / 6.1.c, for the tournaments that ask for it (``clocks_autostart``): the current
+    round's clocks start by themselves at the latest moment the reglamento allows — the draw's
+    publication plus 5 minutes, or the jornada's start plus its courtesy time — recorded at that
+    moment, not at the tick's. Only clocks not started yet: a table the juez started stays as it
+    is. Returns how many were started."""
+    now = now or timezone.now()
+    started = 0
+    running = Tournament.objects.filter(clocks_autostart=True).exclude(status=Tournament.Status.FINISHED)
+    for tournament in running:
+        rounds = [r for r in rounds_newest_first(tournament) if r.is_published and r.published_at is not None]
+        times = latest_round_times(rounds, tournament) if rounds else None
+        if times is None or not (times.starts_at <= now <= times.starts_at + AUTOSTART_LATE):
+            continue
+        waiting = Match.objects.filter(round=rounds[0], pair_b__isnull=False, outcome=Match.Outcome.PENDING).exclude(
+            clock__started_at__isnull=False
+        )
+        if waiting.exists():
+            started += _start_round(rounds[0], times.starts_at, None)
     return started
 
 
@@ -271,11 +304,14 @@ def due_events(s: PartidaState) -> list[tuple[str, str, dict[str, Any]]]:
 
 
 def clocks_tick(*, now: datetime.datetime | None = None) -> int:
-    """Apply what has become due on every running clock: the events of `due_events` (one row per
+    """Start the clocks that start by themselves (`clocks_autostart`), then apply what has become
+    due on every running clock: the events of `due_events` (one row per
     key), the phase shown, and the end of the partida. Clocks another worker is ticking are
     skipped (``skip_locked``); the unique key makes a repeat a no-op. Then what an ended clock
     decided is proposed as the result (`clock_results_propose`). Returns the events written."""
-    written = _tick_events(now or timezone.now())
+    now = now or timezone.now()
+    clocks_autostart(now=now)
+    written = _tick_events(now)
     clock_results_propose()  # after the commit: its own lock order (tournament, then match)
     return written
 

@@ -389,3 +389,83 @@ def test_the_desk_shows_the_clocks_proposal_with_its_reason_and_confirms_it_amm_
     assert page.post(url).status_code == 302
     match.refresh_from_db()
     assert (match.outcome, match.winner_id) == ("walkover", match.pair_b_id)
+
+
+# --- the round's clocks start by themselves (AMM 6.1.a, 6.1.c) -----------------------------------
+
+
+@pytest.fixture
+def published():
+    """A 6-pair tournament with its clocks automatic and round 1 published at T0, no clock started."""
+    sim = new_tournament(6, seed=32, format=Tournament.Format.CEROS, max_losses=2)
+    sim.tournament.clocks_autostart = True
+    sim.tournament.save(update_fields=["clocks_autostart"])
+    round_ = publish_next_round(sim)
+    type(round_).objects.filter(pk=round_.pk).update(published_at=T0)
+    return sim, round_, playing(round_)
+
+
+def started(round_) -> set:
+    return set(MatchClock.objects.filter(match__round=round_).values_list("started_at", flat=True))
+
+
+def test_the_rounds_clocks_start_by_themselves_5_minutes_after_the_draw_amm_6_1_a(published):
+    _sim, round_, matches = published
+    svc.clocks_tick(now=at(4.9))
+    assert started(round_) == set()
+    svc.clocks_tick(now=at(5.2))  # the beat comes a little after: the clock started at 5, as the rule says
+    assert started(round_) == {at(5)} and MatchClock.objects.filter(match__round=round_).count() == 3
+    assert match_clock(matches[0], at(15)).minute == pytest.approx(10)
+    svc.clocks_tick(now=at(6))
+    assert started(round_) == {at(5)}  # once
+
+
+def test_the_jornadas_start_and_courtesy_set_the_automatic_start_amm_6_1_c(published):
+    from torneo.models import Session
+
+    sim, round_, _matches = published
+    session = Session.objects.create(tournament=sim.tournament, name="Mañana", starts_at=at(30), courtesy_minutes=15)
+    type(round_).objects.filter(pk=round_.pk).update(session=session)
+    svc.clocks_tick(now=at(44))
+    assert started(round_) == set()
+    svc.clocks_tick(now=at(45))
+    assert started(round_) == {at(45)}
+
+
+def test_a_table_started_by_hand_or_already_decided_keeps_its_clock(published):
+    sim, _round, matches = published
+    juez = grant(UserFactory(), sim.tournament, "juez")
+    svc.clock_start(match=matches[0], by=juez, at=at(2))
+    result_submit(match=matches[1], by=sim.organizer, games_a=3, games_b=0)
+    svc.clocks_tick(now=at(5))
+    assert MatchClock.objects.get(match=matches[0]).started_at == at(2)
+    assert MatchClock.objects.get(match=matches[2]).started_at == at(5)
+    assert MatchClock.objects.get(match=matches[1]).phase == "terminada"  # its acta is in: over at once
+
+
+def test_without_the_option_or_long_past_the_start_the_clocks_wait_for_the_juez(published):
+    sim, round_, _matches = published
+    svc.clocks_tick(now=at(15.1))  # the start was 10 minutes ago: 6.1.b penalties nobody saw coming
+    assert started(round_) == set()
+    sim.tournament.clocks_autostart = False
+    sim.tournament.save(update_fields=["clocks_autostart"])
+    svc.clocks_tick(now=at(5))
+    assert started(round_) == set()
+
+
+def test_the_organizer_switches_the_automatic_clocks_on_in_the_api_and_the_form_amm_6_1_a():
+    from django.test import Client
+    from django.urls import reverse
+    from rest_framework.test import APIClient
+
+    sim = new_tournament(6, seed=33, format=Tournament.Format.CEROS, max_losses=2)
+    api = APIClient()
+    api.force_authenticate(sim.organizer)
+    response = api.patch(f"/api/v1/tournaments/{sim.tournament.slug}/", {"clocks_autostart": True}, format="json")
+    assert response.status_code == 200 and response.json()["clocks_autostart"] is True
+    sim.tournament.refresh_from_db()
+    assert sim.tournament.clocks_autostart
+    page = Client()
+    page.force_login(sim.organizer)
+    html = page.get(reverse("torneo:manage_edit", args=[sim.tournament.slug])).content.decode()
+    assert 'name="clocks_autostart"' in html and "Relojes automáticos" in html

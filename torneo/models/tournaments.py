@@ -76,6 +76,16 @@ class Tournament(models.Model):
         default=CLOCK_AMM.name,
         help_text=_("Las reglas de tiempo de la partida (cap. VI): retrasos, ajustes de terminación, final forzado."),
     )
+    # AMM 6.1.a / 6.1.c: the clocks of the current round start by themselves at the latest moment the
+    # reglamento allows (scoring.services.clocks.clocks_autostart); off, the juez or the mesa starts them.
+    clocks_autostart = models.BooleanField(
+        _("relojes automáticos"),
+        default=False,
+        help_text=_(
+            "Los relojes de la ronda se ponen en marcha solos a la hora del reglamento: 5 minutos después de "
+            "publicar el sorteo, o al comienzo de la jornada más su tiempo de cortesía (AMM 6.1.a y 6.1.c)."
+        ),
+    )
     # The format and its parameters (torneo.draws.formats plans each round from them).
     format = models.CharField(_("formato"), max_length=10, choices=Format.choices, default=Format.CEROS)
     max_losses = models.PositiveSmallIntegerField(

@@ -42,6 +42,7 @@ TOURNAMENT_FIELDS = (
     "games_to_win",
     "points_per_game",
     "clock_rules",
+    "clocks_autostart",
     "max_pairs",
     "allow_trios",
     "entry_fee",
