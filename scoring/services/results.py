@@ -332,11 +332,14 @@ def result_submit(
     expected_version: int | None = None,
     source: str = ResultSubmission.Source.CONTROL,
     reason: str = "",
+    final: bool = False,
 ) -> ResultSubmission:
-    """Enter (or correct) a match's result. `expected_version`: the latest version the person saw
-    (0 if none); a different latest version means someone else entered it first: Conflict. With the
-    double check, another person's different entry is a disagreement (both DISPUTED); while one
-    stands, nothing is entered: Conflict (code "disagreement"), see `result_resolve`."""
+    """Enter (or correct) a match's result. ``final``: a juez's decision that counts at once (a
+    sanction, AMM 5.1: «inapelables»), never waiting for the double check. `expected_version`: the
+    latest version the person saw (0 if none); a different latest version means someone else
+    entered it first: Conflict. With the double check, another person's different entry is a
+    disagreement (both DISPUTED); while one stands, nothing is entered: Conflict (code
+    "disagreement"), see `result_resolve`."""
     reason = (reason or "").strip()
     if len(reason) > MAX_REASON:
         raise _errors(reason=_("El motivo es demasiado largo (máximo %(n)d caracteres).") % {"n": MAX_REASON})
@@ -389,7 +392,7 @@ def result_submit(
         from_players = source == ResultSubmission.Source.HANDS and not _records_as_staff(by, tournament)
         # Double check (AMM 3.16 by a second person), and always for a result the players' own
         # hands decided: proposed until someone else confirms it.
-        needs_confirmation = (tournament.results_double_check and not locked) or from_players
+        needs_confirmation = ((tournament.results_double_check and not locked) or from_players) and not final
         pending = match.submissions.filter(status=Status.PROPOSED).select_related("submitted_by").first()
         if needs_confirmation and pending and can_confirm(by, pending) and _same(pending, data):
             return _confirm(match, pending, by)  # a second, identical entry confirms the first

@@ -35,14 +35,11 @@ def world_match(world: Any) -> Match:
 
 
 def expel(pair: Any) -> None:
-    """Expel a pair (AMM 3.16.b, 5.4: a juez's decision). No service exists yet for it (the
-    referees' part): the status is what the draws and the standings read; the version bump is
-    what any service change of a pair does."""
-    from django.db.models import F
+    """Expel a pair (AMM 3.16.b, 5.4, 5.10: a juez's decision; referees' sanction_give calls the same
+    service and also settles its partidas)."""
+    from torneo.services.registrations import pair_expel
 
-    from torneo.models import Pair
-
-    Pair.objects.filter(pk=pair.pk).update(status=Pair.Status.EXPELLED, version=F("version") + 1)
+    pair_expel(pair=pair, reason="Expulsada por el juez")
 
 
 def playing(round_: Round) -> list[Match]:

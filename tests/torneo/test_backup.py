@@ -22,6 +22,8 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
+from referees.services.incidents import incident_report
+from referees.services.sanctions import sanction_give, sanction_undo
 from scoring.models import RecordedHand
 from scoring.services import clocks
 from scoring.services.hands import hand_edit, hand_record
@@ -116,6 +118,12 @@ def build() -> Tournament:
     clocks.clock_juego(match=played[2], by=juez, winner="A", at=clock_at + timedelta(minutes=20))
     clocks.clock_warning(match=played[2], by=juez, pair="B", note="Tarda", at=clock_at + timedelta(minutes=21))
     clocks.clocks_tick(now=clock_at + timedelta(minutes=22))
+    # The juez's record (AMM 5.3.a, 5.4): an incident, its sanction, and the sanction undone.
+    incident = incident_report(
+        tournament=t, by=juez, match=played[2], pair=played[2].pair_b, article="3.20.c", description="Se mete"
+    )
+    sanction = sanction_give(by=juez, pair=played[2].pair_b, incident=incident, article="3.20.c", step=1)
+    sanction_undo(sanction=sanction, by=juez, reason="Se sacaron las cartas del mazo")
     return Tournament.objects.get(pk=t.pk)
 
 
@@ -499,6 +507,8 @@ def test_parts_come_from_the_apps_in_dependency_order_and_backup_does_not_import
         "scoring.clockjuego",
         "scoring.delaywarning",
         "scoring.clockevent",
+        "referees.incident",
+        "referees.sanction",
     ]
     player = backup.parts()[3]
     assert (player.path, player.also) == ("memberships__pair__tournament", "tournament")

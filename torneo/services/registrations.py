@@ -516,6 +516,43 @@ def pair_withdraw(*, pair: Pair, reason: str = "") -> Pair | None:
         return None
 
 
+def pair_expel(*, pair: Pair, reason: str) -> Pair:
+    """Expel a pair (AMM 5.4.3, 5.10, 3.16.b: the juez's decision, recorded by referees' services):
+    it is never drawn again, keeps the place its results gave it, and its players stay registered
+    in this tournament (5.8.b: none of them may be a suplente here). Nobody moves up from the
+    waiting list: the tournament is under way."""
+    reason = clean_text(reason or "")
+    if not reason:
+        raise ValidationError({"reason": _("La expulsión necesita un motivo.")})
+    with transaction.atomic():
+        _lock(pair.tournament)
+        current = Pair.objects.select_for_update().get(pk=pair.pk)
+        if current.status == Pair.Status.EXPELLED:
+            raise TournamentError(_("La pareja ya estaba expulsada."), code="already_expelled")
+        current.status = Pair.Status.EXPELLED
+        current.withdrawn_at = timezone.now()
+        current.notes = (current.notes + "\n" if current.notes else "") + _("Expulsada: %(r)s") % {"r": reason}
+        current.version = F("version") + 1
+        current.save(update_fields=["status", "withdrawn_at", "notes", "version"])
+        current.refresh_from_db()
+        return current
+
+
+def pair_reinstate(*, pair: Pair) -> Pair:
+    """Take back an expulsion (the sanction undone): the pair is drawn again from the next draw."""
+    with transaction.atomic():
+        _lock(pair.tournament)
+        current = Pair.objects.select_for_update().get(pk=pair.pk)
+        if current.status != Pair.Status.EXPELLED:
+            raise TournamentError(_("La pareja no está expulsada."), code="not_expelled")
+        current.status = Pair.Status.CONFIRMED
+        current.withdrawn_at = None
+        current.version = F("version") + 1
+        current.save(update_fields=["status", "withdrawn_at", "version"])
+        current.refresh_from_db()
+        return current
+
+
 def promote_waitlisted(*, tournament: Tournament, places: int | None = None) -> list[Pair]:
     """Move pairs up from the waiting list, oldest first, while there is room. Caller holds the lock."""
     confirmed = Pair.objects.filter(tournament=tournament, status=Pair.Status.CONFIRMED).count()
@@ -578,7 +615,9 @@ __all__ = [
     "clean_pair",
     "pair_check_in",
     "pair_check_in_undo",
+    "pair_expel",
     "pair_register",
+    "pair_reinstate",
     "pair_update",
     "pair_withdraw",
     "pairs_register_many",

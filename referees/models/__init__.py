@@ -1,0 +1,5 @@
+"""The referees' records (AMM chapter V)."""
+
+from referees.models.incidents import Incident, Sanction
+
+__all__ = ["Incident", "Sanction"]

@@ -1,0 +1,1 @@
+"""Reads for the referees (AMM chapter V)."""

@@ -1,0 +1,108 @@
+"""Reads of the juez's record: the incidents of a tournament (the juez's desk, the organizer's log),
+a pair's sanctions (the pair page), a partida's (the acta's notes).
+
+Who sees what (AMM 5.3, 5.4): the staff of the tournament see everything, descriptions included;
+the public sees the sanctions that change results (a juego, the partida, the expulsion), never a
+description; a pair's own players also see its apercibimientos."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections.abc import Iterable
+
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+
+from referees.models import Incident, Sanction
+from referees.rules.catalogue import Article, catalogue_for
+from torneo.models import Match, Pair, Tournament
+
+PUBLIC_STEPS = (Sanction.Step.JUEGO, Sanction.Step.PARTIDA, Sanction.Step.EXPULSION)
+"""The sanctions that change results: public (AMM 5.4.2, 5.4.3)."""
+
+
+def articles(tournament: Tournament) -> tuple[Article, ...]:
+    """The catalogue an incident cites, for the tournament's rule set."""
+    return catalogue_for(tournament.rule_set)
+
+
+def article_title(tournament: Tournament, code: str) -> str:
+    """The article's title, translated; the code alone when the catalogue has no such article."""
+    entry = next((a for a in articles(tournament) if a.code == code), None)
+    return _(entry.title) if entry else code
+
+
+@dataclasses.dataclass(frozen=True)
+class IncidentFilter:
+    """The organizer's log filters (all optional)."""
+
+    status: str = ""
+    article: str = ""
+    round: int | None = None
+    pair: int | None = None  # the pair's number
+    since: datetime.datetime | None = None
+
+
+def incidents(tournament: Tournament, filters: IncidentFilter | None = None) -> QuerySet[Incident]:
+    """The tournament's incidents, newest first, with what the lists show (no query per row)."""
+    f = filters or IncidentFilter()
+    rows = Incident.objects.filter(tournament=tournament).select_related(
+        "match__round", "pair", "player", "reported_by", "closed_by"
+    )
+    if f.status:
+        rows = rows.filter(status=f.status)
+    if f.article:
+        rows = rows.filter(article=f.article)
+    if f.round is not None:
+        rows = rows.filter(match__round__number=f.round)
+    if f.pair is not None:
+        rows = rows.filter(pair__number=f.pair)
+    if f.since is not None:
+        rows = rows.filter(reported_at__gte=f.since)
+    return rows.prefetch_related("sanctions").order_by("-reported_at", "-pk")
+
+
+def sanctions(tournament: Tournament, *, public: bool = False) -> QuerySet[Sanction]:
+    """Every version of the tournament's sanctions (public: only those in force that change results)."""
+    rows = Sanction.objects.filter(tournament=tournament).select_related("pair", "match__round", "given_by")
+    if public:
+        rows = rows.filter(status=Sanction.Status.IN_FORCE, step__in=PUBLIC_STEPS)
+    return rows.order_by("number", "version")
+
+
+def pair_sanctions(pair: Pair, *, with_warnings: bool) -> list[Sanction]:
+    """The pair's sanctions in force, oldest first; apercibimientos only ``with_warnings`` (the
+    pair's own players, the staff)."""
+    rows = Sanction.objects.filter(pair=pair, status=Sanction.Status.IN_FORCE).select_related("match__round")
+    if not with_warnings:
+        rows = rows.filter(step__in=PUBLIC_STEPS)
+    return list(rows.order_by("given_at", "pk"))
+
+
+def sanction_line(sanction: Sanction) -> str:
+    """One sanction in words, as the acta writes it: «Juez: pérdida de un juego a la pareja 12 (AMM 6.3).»"""
+    return _("Juez: %(s)s a la pareja %(p)s (AMM %(a)s).") % {
+        "s": sanction.get_step_display().lower(),
+        "p": sanction.pair.number,
+        "a": sanction.article,
+    }
+
+
+def match_notes(match: Match) -> list[str]:
+    """The sanctions in force given in a partida, for its acta and the result desk."""
+    rows = Sanction.objects.filter(match=match, status=Sanction.Status.IN_FORCE).select_related("pair")
+    return [sanction_line(s) for s in rows.order_by("given_at", "pk")]
+
+
+def open_counts(tournament: Tournament, matches: Iterable[Match]) -> dict[int, int]:
+    """Open incidents by match id, for the juez's tables sorted by urgency: one query."""
+    ids = [m.pk for m in matches]
+    counts: dict[int, int] = {}
+    rows = Incident.objects.filter(tournament=tournament, match_id__in=ids, status=Incident.Status.OPEN).values_list(
+        "match_id", flat=True
+    )
+    for match_id in rows:
+        if match_id is not None:
+            counts[match_id] = counts.get(match_id, 0) + 1
+    return counts

@@ -1,0 +1,1 @@
+"""Writes for the referees (AMM chapter V)."""
