@@ -10,4 +10,13 @@ class RefereesConfig(AppConfig):
     backup_parts: tuple[tuple[str, ...], ...] = (
         ("referees.Incident", "tournament"),
         ("referees.Sanction", "tournament"),
+        ("referees.Substitution", "tournament"),
     )
+
+    def ready(self) -> None:
+        # The juez's sanctions of a partida go on its acta (AMM 5.4.1), shown by scoring's pages.
+        from referees.selectors.sanctions import match_notes, substitution_notes
+        from scoring import acta
+
+        acta.register(match_notes)
+        acta.register(substitution_notes)  # AMM 5.8: who played in whose place

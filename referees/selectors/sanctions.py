@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from referees.models import Incident, Sanction
+from referees.models import Incident, Sanction, Substitution
 from referees.rules.catalogue import Article, catalogue_for
 from torneo.models import Match, Pair, Tournament
 
@@ -106,3 +106,29 @@ def open_counts(tournament: Tournament, matches: Iterable[Match]) -> dict[int, i
         if match_id is not None:
             counts[match_id] = counts.get(match_id, 0) + 1
     return counts
+
+
+def substitutions(match: Match) -> list[Substitution]:
+    """The suplentes authorised for a partida (AMM 5.8), by table side."""
+    rows = Substitution.objects.filter(match=match, status=Substitution.Status.ACTIVE).select_related(
+        "pair", "replaced"
+    )
+    return list(rows.order_by("pk"))
+
+
+def substitution_notes(match: Match) -> list[str]:
+    """The suplentes of a partida as its acta writes them (AMM 5.8)."""
+    return [
+        _("Suplente: %(s)s juega por %(r)s (pareja %(p)s, AMM 5.8).")
+        % {"s": s.name, "r": s.replaced.full_name, "p": s.pair.number}
+        + (" " + _("Fuerza mayor: %(m)s") % {"m": s.reason} if s.force_majeure else "")
+        for s in substitutions(match)
+    ]
+
+
+def pair_substitutions(pair: Pair) -> list[Substitution]:
+    """The pair's suplentes authorised, by round (the pair page)."""
+    rows = Substitution.objects.filter(pair=pair, status=Substitution.Status.ACTIVE).select_related(
+        "match__round", "replaced"
+    )
+    return list(rows.order_by("match__round__number", "pk"))

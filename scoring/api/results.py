@@ -222,6 +222,11 @@ class LookupSerializer(serializers.Serializer):
         help_text="Lo que decidió el reloj de la mesa: juegos o partida perdidos por retraso (AMM 6.1.b), "
         "terminación por tiempo (6.5.b).",
     )
+    acta_notes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Las sanciones del juez en esta partida, como las escribe el acta (AMM 5.4): "
+        "apercibimientos, juegos o la partida perdidos.",
+    )
     locked = serializers.BooleanField(help_text="Ronda cerrada (AMM 3.18): solo la organización corrige.")
     next_prepared = serializers.BooleanField(help_text="El sorteo de la ronda siguiente ya está preparado.")
     is_bye = serializers.BooleanField(help_text="Exenta: no hay resultado que anotar.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from scoring import acta
 from scoring.models import ResultSubmission
 from scoring.selectors.clocks import clock_notes
 from scoring.services.results import round_locked
@@ -180,6 +181,7 @@ def match_lookup(match: Match) -> dict[str, Any]:
         ],
         # What the table's clock decided (AMM 6.1.b, 6.5.b): the acta must say the same.
         "clock_notes": clock_notes(match),
+        "acta_notes": acta.notes(match),  # the juez's sanctions (AMM 5.4.1), from the apps above
         "locked": round_locked(match.round),
         # The next round's draw is committed but not yet made: a change here makes it stale.
         "next_prepared": Round.objects.filter(

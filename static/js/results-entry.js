@@ -102,9 +102,11 @@
         a: data.proposed.games_a ?? "–", b: data.proposed.games_b ?? "–", by: data.proposed.by,
       })));
     }
-    if (data.clock_notes && data.clock_notes.length) {
-      // What the table's clock decided (AMM 6.1.b, 6.5.b): the acta must say the same.
-      card.append(el("ul", { class: "msg warning entry-clock" }, ...data.clock_notes.map((note) => el("li", {}, note))));
+    const notes = [...(data.clock_notes || []), ...(data.acta_notes || [])];
+    if (notes.length) {
+      // What the table's clock decided (AMM 6.1.b, 6.5.b) and the juez's sanctions (5.4): the acta
+      // must say the same.
+      card.append(el("ul", { class: "msg warning entry-clock" }, ...notes.map((note) => el("li", {}, note))));
     }
     if (data.disagreement && data.disagreement.length) {
       // Two actas that disagree (AMM 3.16): in red, both versions, and where the decision is taken.

@@ -288,7 +288,8 @@ def test_the_pair_page_costs_the_same_queries_for_16_and_120_pairs(django_assert
         small.force_login(small_user)
         big.force_login(big_user)
     expected = _queries(small, page_url(small_t, small_pair.number))
-    assert expected <= (12 if logged_in else 9), expected
+    # +2 since the juez's record is on the page: the pair's sanctions and its suplentes (AMM 5.4, 5.8).
+    assert expected <= (14 if logged_in else 11), expected
     with django_assert_num_queries(expected):
         response = big.get(page_url(big_t, big_pair.number))
     page = text_of(response)

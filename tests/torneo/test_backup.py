@@ -24,6 +24,7 @@ from django.urls import reverse
 
 from referees.services.incidents import incident_report
 from referees.services.sanctions import sanction_give, sanction_undo
+from referees.services.substitutes import substitute_authorise
 from scoring.models import RecordedHand
 from scoring.services import clocks
 from scoring.services.hands import hand_edit, hand_record
@@ -124,6 +125,15 @@ def build() -> Tournament:
     )
     sanction = sanction_give(by=juez, pair=played[2].pair_b, incident=incident, article="3.20.c", step=1)
     sanction_undo(sanction=sanction, by=juez, reason="Se sacaron las cartas del mazo")
+    substitute_authorise(
+        by=juez,
+        match=played[1],
+        pair=played[1].pair_a,
+        replaced=played[1].pair_a.ordered_members()[0].player,
+        first_name="Suplente",
+        last_name="De Copia",
+        id_document="12345678Z",
+    )  # AMM 5.8
     return Tournament.objects.get(pk=t.pk)
 
 
@@ -509,6 +519,7 @@ def test_parts_come_from_the_apps_in_dependency_order_and_backup_does_not_import
         "scoring.clockevent",
         "referees.incident",
         "referees.sanction",
+        "referees.substitution",
     ]
     player = backup.parts()[3]
     assert (player.path, player.also) == ("memberships__pair__tournament", "tournament")

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.utils import timezone
 
 from scoring.models import ClockEvent, DelayWarning, MatchClock
 from torneo.demo.build import DEMO_SLUG, RUNNING_SLUG
@@ -51,3 +52,18 @@ def test_the_running_demos_current_round_has_running_clocks():
     assert not running.exclude(match__outcome=Match.Outcome.PENDING).exists()
     assert ClockEvent.objects.filter(clock__match__round=current, key="6.1.b:B:1").count() == 1
     assert DelayWarning.objects.filter(clock__match__round=current).count() == 1
+
+
+def test_the_running_demo_has_incidents_and_a_sanction_that_cost_a_juego_amm_5_4():
+    from referees.models import Incident, Sanction
+    from scoring.selectors.clocks import match_clock
+
+    call_command("demo")
+    tournament = Tournament.objects.get(slug=RUNNING_SLUG)
+    lost = Sanction.objects.get(tournament=tournament, step=Sanction.Step.JUEGO, status="in_force")
+    assert Sanction.objects.filter(pair=lost.pair, step=Sanction.Step.APERCIBIMIENTO).count() == 1
+    assert lost.juego is not None
+    state = match_clock(lost.match, timezone.now()).state
+    side = "A" if lost.pair_id == lost.match.pair_a_id else "B"
+    assert state is not None and state.score["B" if side == "A" else "A"] == 1
+    assert Incident.objects.filter(tournament=tournament, status="open").count() == 1

@@ -13,6 +13,9 @@ from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
 from django.utils import timezone
 
+from referees.models import Sanction
+from referees.services.incidents import incident_report
+from referees.services.sanctions import sanction_give
 from scoring.services.clocks import (
     clock_absence,
     clock_juego,
@@ -279,7 +282,32 @@ def demo_clocks(round_: Round, *, users: dict[str, User]) -> None:
             clock_juego(match=match, by=mesa, winner=winner, at=at(minute))
     clock_tantos(match=two_two, by=mesa, a=25, b=31)
     clock_warning(match=warned, by=juez, pair="A", note="Tarda en repartir", at=at(38))
+    demo_referees(playing[5], playing[6], juez=juez)
     clocks_tick()
+
+
+def demo_referees(sanctioned: Match, watched: Match, *, juez: User) -> None:
+    """The juez's record (AMM 5.3.a, 5.4): at one table an apercibimiento for putting the cards back
+    in the deck (3.20.c), then a juego lost for doing it again; at another, an open incident."""
+    tournament = sanctioned.round.tournament
+    pair = sanctioned.pair_a
+    assert pair is not None and watched.pair_b is not None
+    for step, description in (
+        (Sanction.Step.APERCIBIMIENTO, "Mete las cartas en el mazo al terminar la mano."),
+        (Sanction.Step.JUEGO, "Vuelve a meterse en baraja sin enseñar las cartas."),
+    ):
+        incident = incident_report(
+            tournament=tournament, by=juez, match=sanctioned, pair=pair, article="3.20.c", description=description
+        )
+        sanction_give(by=juez, pair=pair, incident=incident, article="3.20.c", step=step)
+    incident_report(
+        tournament=tournament,
+        by=juez,
+        match=watched,
+        pair=watched.pair_b,
+        article="7.5",
+        description="Posibles señas no permitidas entre los dos jugadores: vigilar la mesa.",
+    )
 
 
 def _demo_tantos(rng: random.Random, games_a: int, games_b: int) -> list[list[int]]:
