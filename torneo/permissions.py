@@ -102,6 +102,8 @@ PAGE_ACTIONS: dict[str, tuple[Action, ...]] = {
     "scoring:results_queue": (Action.RESULTS_ENTER, Action.RESULTS_RESOLVE),
     "scoring:hands_index": (Action.HANDS_RECORD,),
     "scoring:clocks_manage": (Action.CLOCKS_MANAGE,),
+    "referees:juez_desk": (Action.INCIDENTS_MANAGE,),
+    "referees:incident_log": (Action.VIEW_PRIVATE,),
 }
 
 

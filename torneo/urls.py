@@ -70,6 +70,7 @@ urlpatterns = [
     path("", include((torneo_patterns, "torneo"))),
     # Results and standings, the players' view and recorded hands (scoring/urls.py, "scoring").
     path("torneos/<slug:slug>/", include("scoring.urls")),
+    path("torneos/<slug:slug>/", include("referees.urls")),
     # Both login forms refuse password guessing (torneo/ratelimit.py).
     path("cuenta/entrar/", limit_login(auth_views.LoginView.as_view()), name="login"),
     path("cuenta/salir/", auth_views.LogoutView.as_view(), name="logout"),

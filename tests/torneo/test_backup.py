@@ -125,11 +125,12 @@ def build() -> Tournament:
     )
     sanction = sanction_give(by=juez, pair=played[2].pair_b, incident=incident, article="3.20.c", step=1)
     sanction_undo(sanction=sanction, by=juez, reason="Se sacaron las cartas del mazo")
+    substituted = next(m for m in played if m.pair_a.members.count() == 2)  # not the trío (AMM 5.8.e)
     substitute_authorise(
         by=juez,
-        match=played[1],
-        pair=played[1].pair_a,
-        replaced=played[1].pair_a.ordered_members()[0].player,
+        match=substituted,
+        pair=substituted.pair_a,
+        replaced=substituted.pair_a.ordered_members()[0].player,
         first_name="Suplente",
         last_name="De Copia",
         id_document="12345678Z",

@@ -40,6 +40,8 @@ MENU_PAGES: dict[str, set[str]] = {
     "scoring:results_queue": STAFF_PAIRS | {"juez"},  # the juez decides between two actas
     "scoring:hands_index": VIEWERS_PRIVATE,
     "scoring:clocks_manage": {"juez", "organizer", "superuser"},  # the juez runs the clocks (AMM chapter VI)
+    "referees:juez_desk": {"juez", "organizer", "superuser"},  # incidents and sanctions (AMM 5.3.a, 5.4)
+    "referees:incident_log": VIEWERS_PRIVATE,  # the mesa reads why a result changed
 }
 CONDITIONAL = {"scoring:bracket": "bracket", "scoring:results_queue": "double_check"}
 
@@ -54,6 +56,8 @@ SUB_PAGES: dict[str, tuple[str, set[str]]] = {
     "scoring:results_csv": ("scoring:results", EVERYONE),
     "scoring:standings_csv": ("scoring:standings", EVERYONE),
     "scoring:classification_csv": ("scoring:classification", EVERYONE),
+    "referees:incident_log_csv": ("referees:incident_log", VIEWERS_PRIVATE),
+    "referees:substitutes": ("referees:juez_desk", {"juez", "organizer", "superuser"}),  # AMM 5.8
 }
 
 # Linked once the tournament has a published round (the world has none).
@@ -72,7 +76,7 @@ NOT_PAGES = {
 def tournament_pages() -> set[str]:
     """Every URL name whose only argument is a tournament's slug, from the URLconf."""
     found = set()
-    for namespace in ("torneo", "scoring"):
+    for namespace in ("torneo", "scoring", "referees"):
         resolver = get_resolver().namespace_dict[namespace][1]
         for name in resolver.reverse_dict:
             if not isinstance(name, str):
@@ -207,6 +211,7 @@ def test_the_staff_bar_is_the_same_on_every_management_page(world):
         "torneo:manage_pairs",
         "torneo:manage_rounds",
         "scoring:results_entry",
+        "referees:incident_log",
         "scoring:hands_index",
     ]
 

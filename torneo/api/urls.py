@@ -31,4 +31,5 @@ urlpatterns = [
     path("redoc/", SpectacularRedocView.as_view(url_name="api_schema"), name="api_redoc"),
     *router.urls,
     path("", include("scoring.api.urls")),
+    path("", include("referees.api.urls")),
 ]

@@ -73,6 +73,8 @@ STAFF = (
     Entry("scoring:results_entry", _("Resultados")),
     Entry("scoring:results_queue", _("Por confirmar"), has_double_check),
     Entry("scoring:clocks_manage", _("Relojes")),
+    Entry("referees:juez_desk", _("Juez")),
+    Entry("referees:incident_log", _("Incidencias")),
     Entry("scoring:hands_index", _("Manos anotadas")),
 )
 

@@ -1,0 +1,114 @@
+"""The juez's pages in a real browser on a 390 px phone: the juez walking the room logs an incident
+in three taps from the table's number (AMM 5.3.a), opens it and gives the step the ladder proposes
+(5.4: the apercibimiento, pre-selected); no page scrolls sideways."""
+
+import datetime
+
+import pytest
+from django.utils import timezone
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from referees.models import Incident, Sanction
+from referees.services.incidents import incident_report
+from referees.services.sanctions import sanction_give
+from scoring.services import clocks as svc
+from tests.e2e.waits import left_the_page
+from tests.factories import UserFactory, grant
+from tests.scoring import playing, publish_next_round
+from tests.torneo.simulation import new_tournament
+from torneo.models import Tournament
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE = 390
+
+
+def log_in(browser, live_server, username: str) -> None:
+    browser.set_window_size(PHONE, 844)
+    browser.delete_all_cookies()
+    browser.get(f"{live_server.url}/cuenta/entrar/")
+    browser.add_cookie({"name": "django_language", "value": "es"})
+    browser.get(f"{live_server.url}/cuenta/entrar/")
+    browser.find_element(By.ID, "id_username").send_keys(username)
+    browser.find_element(By.ID, "id_password").send_keys("clave-de-prueba" + Keys.ENTER)
+    WebDriverWait(browser, 5).until(lambda d: "/cuenta/entrar/" not in d.current_url)
+
+
+def fits(browser) -> None:
+    """Nothing overflows sideways on the phone."""
+    width = browser.execute_script("return document.documentElement.clientWidth;")
+    assert width <= PHONE
+    assert browser.execute_script("return document.documentElement.scrollWidth;") <= PHONE
+
+
+def submit(browser, button) -> None:
+    button.click()
+    WebDriverWait(browser, 5).until(left_the_page(button))
+
+
+def test_the_juez_logs_an_incident_in_three_taps_and_gives_the_first_step_amm_5_4(live_server, browser):
+    sim = new_tournament(6, seed=61, format=Tournament.Format.CEROS, max_losses=2)
+    round_ = publish_next_round(sim)
+    juez = grant(UserFactory(username="juez-movil"), sim.tournament, "juez")
+    matches = playing(round_)
+    svc.clocks_start_round(round=round_, by=juez, at=timezone.now() - datetime.timedelta(minutes=12))
+    match = matches[1]
+    slug = sim.tournament.slug
+
+    log_in(browser, live_server, "juez-movil")
+    browser.get(f"{live_server.url}/torneos/{slug}/gestion/juez/")
+    fits(browser)
+    table = browser.find_element(By.ID, "id_table")
+    assert table.size["height"] >= 40  # big, for a thumb
+    table.send_keys(str(match.table_number))
+    # Three taps: the pair, the article, «Anotar».
+    browser.find_element(By.CSS_SELECTOR, "label[for=id_pair_1]").click()
+    Select(browser.find_element(By.ID, "id_article")).select_by_value("3.20.c")
+    button = browser.find_element(By.XPATH, "//button[contains(., 'Anotar la incidencia')]")
+    assert button.location["x"] + button.size["width"] <= PHONE
+    submit(browser, button)
+    messages = browser.find_element(By.CSS_SELECTOR, ".messages").text
+    assert f"Mesa {match.table_number}: incidencia anotada a la pareja {match.pair_b.number} (AMM 3.20.c)." in messages
+    incident = Incident.objects.get()
+    assert (incident.match_id, incident.pair_id, incident.source) == (match.pk, match.pair_b_id, "juez")
+    fits(browser)
+
+    card = browser.find_element(By.ID, f"incidencia-{incident.pk}")
+    assert "Meterse en baraja (amonestación)" in card.text
+    link = card.find_element(By.LINK_TEXT, "Sancionar")
+    link.click()
+    WebDriverWait(browser, 5).until(lambda d: "/incidencia/" in d.current_url)
+    fits(browser)
+    first = browser.find_element(By.ID, "id_step_1")
+    assert first.is_selected()  # the ladder's proposal, pre-selected
+    proposed = browser.find_element(By.CSS_SELECTOR, "label[for=id_step_1]").text
+    assert "propuesta (AMM 5.4)" in proposed
+    assert "necesita motivo (AMM 5.4.a)" in browser.find_element(By.CSS_SELECTOR, "label[for=id_step_3]").text
+    submit(browser, browser.find_element(By.XPATH, "//form[@id='sancion']//button[@type='submit']"))
+    assert "Sanción anotada." in browser.find_element(By.CSS_SELECTOR, ".messages").text
+    sanction = Sanction.objects.get()
+    assert (sanction.step, sanction.pair_id, sanction.incident_id) == (1, match.pair_b_id, incident.pk)
+    incident.refresh_from_db()
+    assert incident.status == Incident.Status.SANCTIONED
+    fits(browser)
+
+
+def test_the_log_and_the_report_fit_a_390_px_phone(live_server, browser):
+    sim = new_tournament(6, seed=62, format=Tournament.Format.CEROS, max_losses=2)
+    round_ = publish_next_round(sim)
+    juez = grant(UserFactory(username="juez-registro"), sim.tournament, "juez")
+    match = playing(round_)[0]
+    long_words = "Descripción-muy-larga-sin-espacios-" * 6
+    incident = incident_report(
+        tournament=sim.tournament, by=juez, match=match, pair=match.pair_a, article="5.10", description=long_words
+    )
+    sanction_give(by=juez, pair=match.pair_a, match=match, incident=incident, article="5.10", step=1)
+    log_in(browser, live_server, "juez-registro")
+    browser.get(f"{live_server.url}/torneos/{sim.tournament.slug}/gestion/incidencias/")
+    assert "Comportamiento" in browser.find_element(By.ID, f"incidencia-{incident.pk}").text
+    fits(browser)
+    browser.get(f"{live_server.url}/torneos/{sim.tournament.slug}/partida/{match.pk}/avisar-al-juez/")
+    assert browser.find_element(By.ID, "id_article")
+    fits(browser)
