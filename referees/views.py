@@ -43,6 +43,7 @@ from referees.selectors.sanctions import (
     IncidentFilter,
     articles,
     incidents,
+    juez_zone,
     open_counts,
     pair_sanctions,
     sanction_line,
@@ -58,6 +59,7 @@ from torneo import sheets
 from torneo.forms.errors import service_errors
 from torneo.models import Match, Pair, Round, Tournament
 from torneo.permissions import Action, access_match, can, member_pairs
+from torneo.tableranges import format_tables, in_tables
 from torneo.views.access import LoginRequired, tournament_for
 
 # The services' error keys that are not the forms' own fields: on the whole form.
@@ -203,13 +205,24 @@ def _desk_page(
     cards = cards_for(round_clocks(round_, now), now, tournament) if round_ else []
     counts = open_counts(tournament, [c.match for c in cards])
     tables = sorted((Table(c, counts.get(c.pk, 0)) for c in cards), key=lambda t: t.urgency)
+    open_rows = _rows(incidents(tournament, IncidentFilter(status=Incident.Status.OPEN)), tournament)
+    # The juez's zone (their role's tables): theirs only, unless they ask for every table.
+    zone = juez_zone(request.user, tournament)
+    every = request.GET.get("todas") == "1" or not zone
+    if not every:
+        tables = [t for t in tables if in_tables(t.card.table, zone)]
+        open_rows = [
+            r for r in open_rows if in_tables(r.incident.match.table_number if r.incident.match else None, zone)
+        ]
     context = {
         "tournament": tournament,
         "rounds": rounds,
         "round": round_,
         "form": form,
-        "open_rows": _rows(incidents(tournament, IncidentFilter(status=Incident.Status.OPEN)), tournament),
+        "open_rows": open_rows,
         "tables": tables,
+        "zone": format_tables(zone),
+        "every": every,
     }
     return render(request, "referees/juez_desk.html", context, status=status)
 

@@ -16,7 +16,9 @@ from django.utils.translation import gettext as _
 
 from referees.models import Incident, Sanction, Substitution
 from referees.rules.catalogue import Article, catalogue_for
-from torneo.models import Match, Pair, Tournament
+from torneo.models import Match, Pair, Tournament, TournamentRole
+from torneo.tableranges import parse_tables
+from torneo.typing import AuthUser, User
 
 PUBLIC_STEPS = (Sanction.Step.JUEGO, Sanction.Step.PARTIDA, Sanction.Step.EXPULSION)
 """The sanctions that change results: public (AMM 5.4.2, 5.4.3)."""
@@ -132,3 +134,26 @@ def pair_substitutions(pair: Pair) -> list[Substitution]:
         "match__round", "replaced"
     )
     return list(rows.order_by("match__round__number", "pk"))
+
+
+def round_substitutions(tournament: Tournament, number: int) -> list[Substitution]:
+    """The suplentes authorised in a round, by table (its public page): one query."""
+    rows = Substitution.objects.filter(
+        tournament=tournament, match__round__number=number, status=Substitution.Status.ACTIVE
+    ).select_related("match", "pair", "replaced")
+    return list(rows.order_by("match__table_number", "pk"))
+
+
+def juez_zone(user: User, tournament: Tournament) -> tuple[tuple[int, int], ...]:
+    """The tables of the user's juez role in the tournament (torneo.tableranges), none if no zone."""
+    if not isinstance(user, AuthUser):
+        return ()
+    text = (
+        TournamentRole.objects.filter(tournament=tournament, user=user, role=TournamentRole.Role.JUEZ)
+        .values_list("tables", flat=True)
+        .first()
+    )
+    try:
+        return parse_tables(text or "")
+    except ValueError:
+        return ()

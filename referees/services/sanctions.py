@@ -59,7 +59,13 @@ def ladder_proposal(*, pair: Pair, match: Match | None, article: str) -> Proposa
     """What AMM 5.4 offers for the pair's new infraction of ``article`` in ``match`` (None: the
     article sets its own penalty)."""
     entry = catalogue_article(pair.tournament, article)
-    record = [Past(Step(s.step), s.match_id, s.article) for s in in_force(pair)]
+    given = in_force(pair)
+    record = [Past(Step(s.step), s.match_id, s.article) for s in given]
+    # A delay warning given from the clocks' desk (scoring's clock_warning) is an apercibimiento for
+    # delay (6.3) too: the ladder counts it once, whichever desk the juez used.
+    linked = {s.warning_id for s in given if s.warning_id is not None}
+    for warning in DelayWarning.objects.filter(pair=pair).exclude(pk__in=linked).select_related("clock"):
+        record.append(Past(Step.APERCIBIMIENTO, warning.clock.match_id, "6.3"))
     return propose(record, match=match.pk if match else None, penalty=entry.penalty, scope=LADDER_SCOPE)
 
 

@@ -8,8 +8,8 @@ from typing import Any
 from django import template
 
 from referees.selectors.sanctions import pair_sanctions as sanctions_of
-from referees.selectors.sanctions import pair_substitutions
-from torneo.models import Pair
+from referees.selectors.sanctions import pair_substitutions, round_substitutions
+from torneo.models import Pair, Tournament
 from torneo.permissions import Action, can, is_member_of
 
 register = template.Library()
@@ -32,3 +32,9 @@ def pair_sanctions(context: dict[str, Any], pair: Pair) -> dict[str, Any]:
         "private": private,
         "substitutions": pair_substitutions(pair),  # AMM 5.8: public (the names, never the document)
     }
+
+
+@register.inclusion_tag("referees/_round_substitutes.html")
+def round_substitutes(tournament: Tournament, number: int) -> dict[str, Any]:
+    """The suplentes of a round's partidas (AMM 5.8), on its public page: names, never documents."""
+    return {"substitutions": round_substitutions(tournament, number)}

@@ -224,3 +224,13 @@ def test_an_expelled_pairs_drawn_opponent_wins_by_walkover_and_it_is_never_drawn
             sim.enter_result(m)
     round3 = publish_next_round(sim)
     assert expelled.pk not in {p for m in round3.matches.all() for p in (m.pair_a_id, m.pair_b_id)}
+
+
+def test_a_delay_warning_from_the_clocks_desk_counts_on_the_ladder_amm_6_3(room):
+    _sim, _round, juez, matches = room
+    match = matches[0]
+    clock_svc.clock_warning(match=match, by=juez, pair="A", note="Tarda en repartir")
+    proposal = ladder_proposal(pair=match.pair_a, match=match, article="6.3")
+    assert proposal is not None and proposal.step == STEP.JUEGO
+    sanction_give(by=juez, pair=match.pair_a, match=match, article="6.3", step=STEP.JUEGO)
+    assert DelayWarning.objects.filter(clock__match=match, pair=match.pair_a).count() == 2  # both count for 6.6

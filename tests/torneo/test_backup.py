@@ -123,7 +123,8 @@ def build() -> Tournament:
     incident = incident_report(
         tournament=t, by=juez, match=played[2], pair=played[2].pair_b, article="3.20.c", description="Se mete"
     )
-    sanction = sanction_give(by=juez, pair=played[2].pair_b, incident=incident, article="3.20.c", step=1)
+    # Its delay warning above was the apercibimiento: the ladder's next step is a juego (AMM 5.4).
+    sanction = sanction_give(by=juez, pair=played[2].pair_b, incident=incident, article="3.20.c", step=2)
     sanction_undo(sanction=sanction, by=juez, reason="Se sacaron las cartas del mazo")
     substituted = next(m for m in played if m.pair_a.members.count() == 2)  # not the trío (AMM 5.8.e)
     substitute_authorise(

@@ -67,3 +67,15 @@ def test_the_running_demo_has_incidents_and_a_sanction_that_cost_a_juego_amm_5_4
     side = "A" if lost.pair_id == lost.match.pair_a_id else "B"
     assert state is not None and state.score["B" if side == "A" else "A"] == 1
     assert Incident.objects.filter(tournament=tournament, status="open").count() == 1
+
+
+def test_the_running_demo_has_a_suplente_on_the_rounds_page_amm_5_8():
+    from django.test import Client
+
+    from referees.models import Substitution
+
+    call_command("demo")
+    tournament = Tournament.objects.get(slug=RUNNING_SLUG)
+    sub = Substitution.objects.get(tournament=tournament)
+    page = Client().get(f"/torneos/{tournament.slug}/rondas/{sub.match.round.number}/").content.decode()
+    assert f"Koldo Etxeberria Lasa juega por {sub.replaced.full_name}" in page

@@ -604,8 +604,9 @@ def _published_tournament(pairs: int) -> Simulation:
 
 @pytest.mark.parametrize(
     ("path", "cold"),
-    # tournament, the body's stamp; then rounds, (draws,) matches, the pairs with their players
-    [("rondas/1/", 6), ("rondas/1/proyector/", 5), ("rondas/1/cartel/", 6)],
+    # tournament, the body's stamp; then rounds, (draws,) matches, the pairs with their players (and
+    # on the round's page, its suplentes, AMM 5.8)
+    [("rondas/1/", 7), ("rondas/1/proyector/", 5), ("rondas/1/cartel/", 6)],
 )
 def test_the_public_round_pages_take_the_same_queries_for_16_and_120_pairs(path, cold, django_assert_num_queries):
     small, large = _published_tournament(16), _published_tournament(120)

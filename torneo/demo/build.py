@@ -16,6 +16,7 @@ from django.utils import timezone
 from referees.models import Sanction
 from referees.services.incidents import incident_report
 from referees.services.sanctions import sanction_give
+from referees.services.substitutes import substitute_authorise
 from scoring.services.clocks import (
     clock_absence,
     clock_juego,
@@ -287,11 +288,12 @@ def demo_clocks(round_: Round, *, users: dict[str, User]) -> None:
 
 
 def demo_referees(sanctioned: Match, watched: Match, *, juez: User) -> None:
-    """The juez's record (AMM 5.3.a, 5.4): at one table an apercibimiento for putting the cards back
-    in the deck (3.20.c), then a juego lost for doing it again; at another, an open incident."""
+    """The juez's record (AMM 5.3.a, 5.4, 5.8): at one table an apercibimiento for putting the cards
+    back in the deck (3.20.c), then a juego lost for doing it again; at another, an open incident
+    and a suplente."""
     tournament = sanctioned.round.tournament
     pair = sanctioned.pair_a
-    assert pair is not None and watched.pair_b is not None
+    assert pair is not None and watched.pair_a is not None and watched.pair_b is not None
     for step, description in (
         (Sanction.Step.APERCIBIMIENTO, "Mete las cartas en el mazo al terminar la mano."),
         (Sanction.Step.JUEGO, "Vuelve a meterse en baraja sin enseñar las cartas."),
@@ -307,6 +309,17 @@ def demo_referees(sanctioned: Match, watched: Match, *, juez: User) -> None:
         pair=watched.pair_b,
         article="7.5",
         description="Posibles señas no permitidas entre los dos jugadores: vigilar la mesa.",
+    )
+    # AMM 5.8: a suplente for a player who had to leave (never for a trío: its three are titulares, 5.8.e).
+    replaced_pair = next(p for p in (watched.pair_a, watched.pair_b) if p.members.count() == 2)
+    substitute_authorise(
+        by=juez,
+        match=watched,
+        pair=replaced_pair,
+        replaced=replaced_pair.ordered_members()[1].player,
+        first_name="Koldo",
+        last_name="Etxeberria Lasa",
+        reason="El titular ha tenido que irse por una urgencia familiar.",
     )
 
 

@@ -71,3 +71,9 @@ def role_choices() -> list[tuple[str, str]]:
 class RoleForm(forms.Form):
     username = forms.CharField(label=_("Usuario o correo"), max_length=150)
     role = forms.ChoiceField(label=_("Función"), choices=lambda: role_choices())
+    tables = forms.CharField(
+        label=_("Mesas del juez (opcional)"),
+        max_length=200,
+        required=False,
+        help_text=_("Su zona de la sala, p. ej. «1-20, 41-50»: las ve primero en la mesa del juez."),
+    )

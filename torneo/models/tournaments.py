@@ -297,6 +297,8 @@ class TournamentRole(models.Model):
         related_name="tournament_roles",
     )
     role = models.CharField(_("función"), max_length=10, choices=Role.choices)
+    # A juez's zone of the room (torneo.tableranges: «1-20, 41-50»); empty: every table.
+    tables = models.CharField(_("mesas"), max_length=200, blank=True)
 
     history = HistoricalRecords()
 

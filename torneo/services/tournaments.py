@@ -26,6 +26,7 @@ from torneo.selectors.rounds import Champion, Progress, tournament_progress
 from torneo.services.registrations import promote_waitlisted
 from torneo.services.rounds import tournament_finish_if_done
 from torneo.snapshot import load
+from torneo.tableranges import format_tables, parse_tables
 from torneo.typing import User, signed_in
 
 UserModel = get_user_model()
@@ -463,16 +464,28 @@ def session_delete(*, session: Session) -> None:
     session.delete()
 
 
-def role_grant(*, tournament: Tournament, username: str, role: str) -> TournamentRole:
-    """Give a user (by user name or e-mail) a role in the tournament."""
+def role_grant(*, tournament: Tournament, username: str, role: str, tables: str = "") -> TournamentRole:
+    """Give a user (by user name or e-mail) a role in the tournament; a juez, optionally, a zone of
+    tables (``tables``: «1-20, 41-50», torneo.tableranges), which a second grant changes."""
     if role not in TournamentRole.Role.values:
         raise ValidationError({"role": _("Función desconocida.")})
+    try:
+        ranges = parse_tables(tables or "")
+    except ValueError:
+        raise ValidationError(
+            {"tables": _("Escribe las mesas como números o intervalos separados por comas: p. ej. 1-20, 41-50.")}
+        ) from None
+    if ranges and role != TournamentRole.Role.JUEZ:
+        raise ValidationError({"tables": _("Solo un juez tiene mesas asignadas.")})
     user = UserModel.objects.filter(username=username).first() or (
         UserModel.objects.filter(email__iexact=username).first() if "@" in username else None
     )
     if user is None:
         raise ValidationError({"username": _("No hay ningún usuario «%(u)s».") % {"u": username}})
     obj, _created = TournamentRole.objects.get_or_create(tournament=tournament, user=user, role=role)
+    if obj.tables != format_tables(ranges):
+        obj.tables = format_tables(ranges)
+        obj.save(update_fields=["tables"])
     return obj
 
 
