@@ -122,8 +122,10 @@ class Table:
     open: int
 
     @property
-    def urgency(self) -> tuple[int, int, int]:
-        return (0 if self.open else 1, -self.open, self.card.table or 0)
+    def urgency(self) -> tuple[int, int, tuple[int, float, int, int]]:
+        """Open incidents first, then the clocks' order (6.6 alerts, absences, ended by time,
+        última mano, excedido, ajustes, then by time left: scoring's Card.urgency)."""
+        return (0 if self.open else 1, -self.open, self.card.urgency)
 
 
 def juez_desk(request: HttpRequest, slug: str) -> HttpResponse:
