@@ -112,3 +112,39 @@ def test_the_log_and_the_report_fit_a_390_px_phone(live_server, browser):
     browser.get(f"{live_server.url}/torneos/{sim.tournament.slug}/partida/{match.pk}/avisar-al-juez/")
     assert browser.find_element(By.ID, "id_article")
     fits(browser)
+
+
+def test_the_juez_authorises_a_suplente_and_is_refused_with_the_article_on_a_phone_amm_5_8_b(live_server, browser):
+    from referees.models import Substitution
+
+    sim = new_tournament(6, seed=63, format=Tournament.Format.CEROS, max_losses=2)
+    round_ = publish_next_round(sim)
+    grant(UserFactory(username="juez-suplentes"), sim.tournament, "juez")
+    matches = playing(round_)
+    registered = matches[1].pair_a.ordered_members()[0].player  # already in the tournament (5.8.b)
+    log_in(browser, live_server, "juez-suplentes")
+    browser.get(f"{live_server.url}/torneos/{sim.tournament.slug}/gestion/juez/suplentes/")
+    fits(browser)
+
+    def fill(first: str, last: str) -> None:
+        table = browser.find_element(By.ID, "id_table")
+        table.clear()
+        table.send_keys(str(matches[0].table_number))
+        browser.find_element(By.CSS_SELECTOR, "label[for=id_pair_0]").click()
+        browser.find_element(By.CSS_SELECTOR, "label[for=id_position_1]").click()
+        for name, value in (("id_first_name", first), ("id_last_name", last)):
+            field = browser.find_element(By.ID, name)
+            field.clear()
+            field.send_keys(value)
+        submit(browser, browser.find_element(By.XPATH, "//button[contains(., 'Autorizar el suplente')]"))
+
+    fill(registered.first_name, registered.last_name)
+    assert "AMM 5.8.b" in browser.find_element(By.ID, "suplente").text
+    assert not Substitution.objects.exists()
+    fits(browser)
+    fill("Koldo", "Etxeberria Lasa")
+    assert "Suplente autorizado" in browser.find_element(By.CSS_SELECTOR, ".messages").text
+    sub = Substitution.objects.get()
+    assert (sub.pair_id, sub.name) == (matches[0].pair_a_id, "Koldo Etxeberria Lasa")
+    assert "Koldo Etxeberria Lasa juega por" in browser.find_element(By.ID, f"suplente-{sub.pk}").text
+    fits(browser)
