@@ -161,6 +161,9 @@ def juez_desk(request: HttpRequest, slug: str) -> HttpResponse:
         match = _match_at(round_, int(table))
         if match is not None:
             initial["table"] = match.table_number
+    article = request.GET.get("articulo", "")
+    if any(a.code == article for a in articles(tournament)):
+        initial["article"] = article  # from a table's alert (AMM 6.6)
     form = DeskForm(initial=initial, tournament=tournament, match=match)
     return _desk_page(request, tournament, rounds, round_, form)
 

@@ -46,3 +46,32 @@ def test_a_player_finds_avisar_al_juez_on_the_pair_page_amm_5_3():
     own.force_login(member)
     assert report in own.get(url).content.decode()
     assert report not in Client().get(url).content.decode()
+
+
+def test_the_desk_shows_a_66_alert_with_the_earlier_delay_sanctions_and_offers_the_article_amm_6_6():
+    from scoring.models import DelayWarning
+
+    sim = new_tournament(8, seed=54, format=Tournament.Format.CEROS, max_losses=2)
+    round1 = publish_next_round(sim)
+    juez = grant(UserFactory(username="juez-66"), sim.tournament, "juez")
+    now = datetime.datetime.now(datetime.UTC)
+    clock_svc.clocks_start_round(round=round1, by=juez, at=now - datetime.timedelta(minutes=80))
+    first = playing(round1)[0]
+    recidivist = first.pair_a
+    for _ in range(3):  # three delay sanctions in an earlier partida (AMM 6.6)
+        clock_svc.clock_warning(match=first, by=juez, pair="A", at=now - datetime.timedelta(minutes=50))
+    for match in playing(round1):
+        sim.enter_result(match)
+    round2 = publish_next_round(sim)
+    clock_svc.clocks_start_round(round=round2, by=juez, at=now - datetime.timedelta(minutes=5))
+    match = next(m for m in playing(round2) if recidivist.pk in (m.pair_a_id, m.pair_b_id))
+    side = "A" if match.pair_a_id == recidivist.pk else "B"
+    clock_svc.clock_warning(match=match, by=juez, pair=side)  # involved in a delay now
+    assert DelayWarning.objects.filter(pair=recidivist).count() == 4
+    client = Client()
+    client.force_login(juez)
+    url = reverse("referees:juez_desk", args=[sim.tournament.slug])
+    html = client.get(url).content.decode()
+    assert f"la pareja {recidivist.number} lleva 3 sanciones por retraso en partidas anteriores" in html
+    form = client.get(url, {"mesa": match.table_number, "articulo": "6.6"}).content.decode()
+    assert 'value="6.6" selected' in form
