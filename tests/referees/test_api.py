@@ -15,28 +15,16 @@ from referees.services.incidents import incident_report
 from referees.services.sanctions import sanction_give
 from scoring.services import clocks as clock_svc
 from tests.factories import TournamentFactory, UserFactory, grant
+from tests.referees import client_for, link
 from tests.scoring import playing, publish_next_round
 from tests.torneo.simulation import new_tournament
-from torneo.models import Match, Pair, Player, Round, Tournament
+from torneo.models import Match, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
 STEP = Sanction.Step
 SECRET = "Le vi hacer una seña al compañero"
 REASON = "Reincide pese al aviso del juez"
-
-
-def link(user: Any, pair: Pair) -> Any:
-    """Make ``user`` the first player of ``pair`` (the player role)."""
-    Player.objects.filter(pk=pair.ordered_members()[0].player_id).update(user=user)
-    return user
-
-
-def client_for(user: Any = None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 @dataclass

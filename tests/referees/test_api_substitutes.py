@@ -13,9 +13,10 @@ from rest_framework.test import APIClient
 from referees.models import Substitution
 from scoring.services import clocks as clock_svc
 from tests.factories import TournamentFactory, UserFactory, grant
+from tests.referees import client_for, link
 from tests.scoring import playing, publish_next_round
 from tests.torneo.simulation import new_tournament
-from torneo.models import Match, Pair, Player, Round, Tournament
+from torneo.models import Match, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -23,19 +24,6 @@ DOCUMENT = "12345678Z"
 REASON = "El titular, indispuesto"
 PUBLIC_FIELDS = {"id", "round", "table", "match", "pair", "replaced", "name"}
 STAFF_FIELDS = PUBLIC_FIELDS | {"status", "id_document", "force_majeure", "reason", "authorised_by", "authorised_at"}
-
-
-def link(user: Any, pair: Pair) -> Any:
-    """Make ``user`` the first player of ``pair`` (the player role)."""
-    Player.objects.filter(pk=pair.ordered_members()[0].player_id).update(user=user)
-    return user
-
-
-def client_for(user: Any = None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 @dataclass
