@@ -1,4 +1,4 @@
-"""Command line: ``python -m scoring.mus {showdown,tanteo,validate}``, JSON lines in and out.
+"""Command line: ``python -m scoring.mus {ruling,sena,showdown,tanteo,validate}``, JSON lines in and out.
 
 Each input line gives one output line; a bad line gives ``{"error": "…"}`` and the command
 goes on with the next. Blank lines are skipped. The exit status is 1 when any line gave an
@@ -31,6 +31,8 @@ from .jsonio import (
     tanteo_to_json,
 )
 from .record import parse_record
+from .rulings_io import run_ruling
+from .senas import run_sena
 from .tanteo import tanteo
 from .validation import check_record, finding_to_json, replay_game
 
@@ -96,6 +98,8 @@ def run_validate(line: JSON) -> dict[str, JSON]:
 
 
 COMMANDS: dict[str, Callable[[JSON], dict[str, JSON]]] = {
+    "ruling": run_ruling,
+    "sena": run_sena,
     "showdown": run_showdown,
     "tanteo": run_tanteo,
     "validate": run_validate,
@@ -133,7 +137,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "command",
         choices=sorted(COMMANDS),
-        help="showdown: ganador de cada lance; tanteo: tantos de una mano; validate: manos anotadas",
+        help=(
+            "showdown: ganador de cada lance; tanteo: tantos de una mano; validate: manos anotadas; "
+            "ruling: fallo del juez por errores (cap. IV); sena: si una seña vale con una mano (cap. VII)"
+        ),
     )
     args = parser.parse_args(argv)
     return 0 if process(COMMANDS[args.command], sys.stdin, sys.stdout) else 1

@@ -381,30 +381,50 @@ _LOWEST_PAREJA: Final = 256  # a pareja of the lowest rank: ases (and doses unde
 
 
 def jugada_maxima(result: Showdown, seat: Seat, lance: Lance, rules: RuleSet = AMM) -> bool:
-    """Whether ``seat`` holds a jugada máxima in ``lance`` (AMM 4.1c).
+    """Whether ``seat`` holds a jugada máxima in ``lance`` (AMM 4.1c); see :func:`jugada_maxima_among`."""
+    if lance is Lance.PUNTO and result.juego is not None:
+        return False  # there is juego: no punto lance
+    return jugada_maxima_among(result.players, seat, lance, rules)
+
+
+def jugada_maxima_among(
+    players: Sequence[PlayerFacts | None],
+    seat: Seat,
+    lance: Lance,
+    rules: RuleSet = AMM,
+    out: frozenset[Seat] = frozenset(),
+) -> bool:
+    """Whether ``seat`` holds a jugada máxima in ``lance`` (AMM 4.1c) among the seats not ``out``.
 
     «4 reyes a grande siendo mano; 4 ases a chica siendo mano; 4 reyes a pares siendo mano sobre
     los que lleven o cualquier par si ningún contrario lleva pares; 31 a juego siendo mano sobre
     los que lleven o cualquier juego si ningún contrario lleva; 30 al punto siendo mano.»
-    Where the rule set admits a 31 real, a plain 31 can lose to it, so only the real is máxima.
+    «Siendo mano» is being first in turn order among the seats that take part in the lance: all
+    four in grande, chica and punto (so only mano), the holders in pares and juego («sobre los que
+    lleven»). Seats ``out`` (a jugada annulled by AMM 4.2.a, renounced by 3.20.b, cards void by
+    2.7.b; ``None`` facts) take no part. Where the rule set admits a 31 real, a plain 31 can lose
+    to it, so only the real is máxima.
     """
-    if seat != MANO:
+    mine = players[seat]
+    if mine is None or seat in out:
         return False
-    mine = result.players[seat]
-    opponents = (result.players[1], result.players[3])
     top = _table(rules).facts
     if lance is Lance.GRANDE:
-        return mine.keys[0] == max(f.keys[0] for f in top)
+        return seat == MANO and mine.keys[0] == max(f.keys[0] for f in top)
     if lance is Lance.CHICA:
-        return mine.keys[1] == max(f.keys[1] for f in top)
+        return seat == MANO and mine.keys[1] == max(f.keys[1] for f in top)
+    if lance is Lance.PUNTO:
+        return seat == MANO and mine.punto == 30
+
+    def holds(other: Seat) -> bool:
+        facts = players[other]
+        return other not in out and facts is not None and facts.holds(lance)
+
+    if not mine.holds(lance):
+        return False
+    if not any(holds(other) for other in SEATS if (other & 1) != (seat & 1)):
+        return True  # «cualquier par / juego si ningún contrario lleva»
+    first = not any(holds(other) for other in SEATS if other < seat)
     if lance is Lance.PARES:
-        if mine.pares is None:
-            return False
-        return mine.keys[2] == max(f.keys[2] for f in top) or all(o.pares is None for o in opponents)
-    if lance is Lance.JUEGO:
-        if mine.juego is None:
-            return False
-        if all(o.juego is None for o in opponents):
-            return True
-        return mine.real or (mine.juego == 31 and rules.real_31 is Real31.OFF)
-    return result.juego is None and mine.punto == 30
+        return first and mine.keys[2] == max(f.keys[2] for f in top)
+    return first and (mine.real or (mine.juego == 31 and rules.real_31 is Real31.OFF))

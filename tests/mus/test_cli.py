@@ -160,3 +160,69 @@ def test_the_engine_imports_no_django() -> None:
     code = "import sys, scoring.mus, scoring.mus.__main__; print([m for m in sys.modules if m.startswith('django')])"
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert completed.stdout.strip() == "[]"
+
+
+def test_ruling_and_sena_answer_the_worked_cases_through_the_command_line_amm_4_2() -> None:
+    data = cases("chapter4_cases")
+    for command in ("ruling", "sena"):
+        mine = [case for case in data if case["command"] == command]
+        outputs, status = run(command, [json.dumps(case["input"], ensure_ascii=False) for case in mine])
+        assert len(outputs) == len(mine)
+        for case, output in zip(mine, outputs, strict=True):
+            expected = case["expected"]
+            if "error" in expected:
+                assert set(output) == {"error"} and expected["error"] in output["error"], case["id"]
+            else:
+                assert (
+                    output["score" if command == "ruling" else "allowed"]
+                    == expected["score" if command == "ruling" else "allowed"]
+                ), case["id"]
+        assert status == 1  # each set has one error line on purpose
+
+
+def test_the_ruling_output_has_the_contract_keys() -> None:
+    line = {
+        "hands": ["12o 12c 5e 4b", "11o 7c 6e 4c", "10o 7o 5c 1e", "1o 4e 6c 7e"],
+        "declarations": [{"pares": True}, {"pares": True}, {"pares": False}, {"pares": False}],
+        "senas": [{"seat": 0, "sena": "dos reyes"}],
+    }
+    (output,), status = run("ruling", [json.dumps(line)])
+    assert status == 0
+    assert {"errors", "events", "score", "game_winner", "articles", "explanation"} <= set(output)
+    (error,) = output["errors"]
+    assert (error["seat"], error["lance"], error["article"]) == (1, "pares", "4.1a")
+    assert output["articles"][0] == "4.1a" and all(isinstance(s, str) for s in output["explanation"])
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"rectifications": [{"seat": 5, "lance": "pares", "when": "antes"}]}, "rectifications[0].seat"),
+        ({"rectifications": [{"seat": 1, "lance": "pares", "when": "luego"}]}, "rectifications[0].when"),
+        ({"rectifications": [{"seat": 1, "lance": "mus", "when": "antes"}]}, "rectifications[0].lance"),
+        ({"rectifications": [{"seat": 1, "when": "antes"}]}, "rectifications[0].lance"),
+        ({"declined_by_error": {"pares": 0}}, "declined_by_error.pares"),
+        ({"senas": [{"seat": 1, "sena": "tres sietes"}]}, "senas[0].sena"),
+        ({"senas": [{"seat": 1, "sena": "duples", "gesto": "cejas"}]}, "senas[0].gesto"),
+        ({"wrong_cards": [{"seat": 1, "when": "ayer"}]}, "wrong_cards[0].when"),
+        ({"mano_repetida": True}, "mano_repetida"),
+        ({"into_deck": [{"seat": 1, "recovered": "sí"}]}, "into_deck[0].recovered"),
+        ({"obligadas": "pares"}, "obligadas"),
+        ({"rival_showed_cards": 1}, "rival_showed_cards"),
+    ],
+)
+def test_a_bad_ruling_line_names_its_field(extra: dict[str, Any], field: str) -> None:
+    line = {"hands": ["12o 12c 5e 4b", "11o 7c 6e 4c", "10o 7o 5c 1e", "1o 4e 6c 7e"], **extra}
+    (output,), status = run("ruling", [json.dumps(line)])
+    assert status == 1
+    assert set(output) == {"error"} and f"línea 1: {field}:" in output["error"]
+
+
+def test_a_deal_with_five_cards_is_only_a_ruling_under_2_7_b_amm_2_7_b() -> None:
+    hands = ["12o 12c 5e 4b", "11o 7c 6e 4c 2o", "10o 7o 5c 1e", "1o 4e 6c 7e"]
+    (refused,), _ = run("ruling", [json.dumps({"hands": hands})])
+    assert "5 cartas" in refused["error"] or "cartas" in refused["error"]
+    (ruled,), status = run(
+        "ruling", [json.dumps({"hands": hands, "wrong_cards": [{"seat": 1, "when": "tras_grande"}]})]
+    )
+    assert status == 0 and ruled["articles"] == ["2.7.b"]
