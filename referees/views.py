@@ -54,6 +54,7 @@ from referees.services.sanctions import ladder_proposal, sanction_give, sanction
 from referees.services.substitutes import substitute_authorise, substitute_cancel
 from scoring.selectors.clocks import round_clocks
 from scoring.selectors.results import published_rounds
+from scoring.selectors.rulings import hands_awaiting_ruling
 from scoring.views.clocks import Card, cards_for
 from torneo import sheets
 from torneo.forms.errors import service_errors
@@ -219,12 +220,15 @@ def _desk_page(
         open_rows = [
             r for r in open_rows if in_tables(r.incident.match.table_number if r.incident.match else None, zone)
         ]
+    # Recorded hands with a false declaration wait for the juez's ruling (AMM chapter IV).
+    awaiting = hands_awaiting_ruling([t.card.match for t in tables])
     context = {
         "tournament": tournament,
         "rounds": rounds,
         "round": round_,
         "form": form,
         "open_rows": open_rows,
+        "awaiting": awaiting,
         "tables": tables,
         "zone": format_tables(zone),
         "every": every,

@@ -13,9 +13,17 @@ class ScoringConfig(AppConfig):
         ("scoring.ResultSubmission", "match__round__tournament"),
         ("scoring.RecordedGame", "match__round__tournament"),
         ("scoring.RecordedHand", "game__match__round__tournament"),
+        ("scoring.HandRuling", "hand__game__match__round__tournament"),
         ("scoring.MatchClock", "match__round__tournament"),
         ("scoring.ClockPause", "clock__match__round__tournament"),
         ("scoring.ClockJuego", "clock__match__round__tournament"),
         ("scoring.DelayWarning", "clock__match__round__tournament"),
         ("scoring.ClockEvent", "clock__match__round__tournament"),
     )
+
+    def ready(self) -> None:
+        # The acta shows the juez's rulings on recorded hands (AMM chapter IV) as notes.
+        from scoring import acta
+        from scoring.selectors.rulings import ruling_notes
+
+        acta.register(ruling_notes)

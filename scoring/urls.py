@@ -1,14 +1,14 @@
 """Results, standings, bracket and classification: public pages under resultados/, clasificacion/
 and cuadro/; the mesa de control's pages under gestion/resultados/. The players' view and recorded
 hands (public pages; writes checked on the server): find yourself, the pair page, a match's
-recorded hands, the staff's index of tables. The clocks: the public wall under relojes/, each
-table's page (its players tap the juegos), the juez's dashboard under gestion/relojes/. All
-included under torneos/<slug>/. The pages' scripts read and write JSON through the API
-(scoring/api/urls.py), never through these pages."""
+recorded hands, the juez's rulings on them (AMM chapter IV), the staff's index of tables. The
+clocks: the public wall under relojes/, each table's page (its players tap the juegos), the juez's
+dashboard under gestion/relojes/. All included under torneos/<slug>/. The pages' scripts read and
+write JSON through the API (scoring/api/urls.py), never through these pages."""
 
 from django.urls import path
 
-from scoring.views import clocks, hands, players, results, standings
+from scoring.views import clocks, hands, players, results, rulings, standings
 from torneo.sheets import with_formats
 
 app_name = "scoring"
@@ -38,6 +38,13 @@ urlpatterns = [
     path("partidas/<int:match_id>/manos/", hands.match_hands, name="hands_match"),
     path("partidas/<int:match_id>/manos/<int:hand_id>/", hands.hand_detail, name="hand_detail"),
     path("partidas/<int:match_id>/manos/<int:hand_id>/borrar/", hands.hand_delete_view, name="hand_delete"),
+    # The juez's ruling on a hand (AMM chapter IV): the facts, the engine's answer, confirm or withdraw
+    path("partidas/<int:match_id>/manos/<int:hand_id>/fallo/", rulings.hand_ruling, name="hand_ruling"),
+    path(
+        "partidas/<int:match_id>/manos/<int:hand_id>/fallo/<int:ruling_id>/retirar/",
+        rulings.hand_ruling_withdraw_view,
+        name="hand_ruling_withdraw",
+    ),
     path("manos/", hands.hands_index, name="hands_index"),
     # The match clocks (AMM chapter VI): the public wall and each table's page; the juez's dashboard
     path("relojes/", clocks.clock_wall, name="clock_wall"),

@@ -41,6 +41,7 @@ class Action(StrEnum):
     CLOCKS_MANAGE = "clocks.manage"
     INCIDENTS_MANAGE = "incidents.manage"
     HANDS_RECORD = "hands.record"  # recorded hands of any match (the players of a match: their own)
+    HANDS_RULE = "hands.rule"  # the juez's rulings on recorded hands (AMM chapter IV)
     PERSONAL_DATA_ERASE = "personal_data.erase"  # a player's document, phone and e-mail, on request (RGPD)
 
 
@@ -62,6 +63,7 @@ MATRIX: dict[Action, frozenset[str]] = {
     Action.CLOCKS_MANAGE: frozenset({_O, _J}),
     Action.INCIDENTS_MANAGE: frozenset({_O, _J}),
     Action.HANDS_RECORD: frozenset({_O, _C, _J}),
+    Action.HANDS_RULE: frozenset({_O, _J}),
     Action.PERSONAL_DATA_ERASE: frozenset({_O}),
 }
 

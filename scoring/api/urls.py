@@ -1,10 +1,10 @@
 """API v1 routes for results, standings, classification and bracket, the players' view, recorded
-hands and the match clocks (included under /api/v1/)."""
+hands, the juez's rulings on them and the match clocks (included under /api/v1/)."""
 
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from scoring.api import hands, players
+from scoring.api import hands, players, rulings
 from scoring.api.clocks import ClockViewSet
 from scoring.api.results import ResultViewSet, SubmissionViewSet
 from scoring.api.standings import StandingsViewSet
@@ -40,5 +40,21 @@ urlpatterns = [
         "tournaments/<slug:tournament_slug>/matches/<int:match_id>/hands/<int:hand_id>/",
         hands.HandView.as_view(),
         name="api_hand",
+    ),
+    # The juez's rulings on a recorded hand (AMM chapter IV)
+    path(
+        "tournaments/<slug:tournament_slug>/matches/<int:match_id>/hands/<int:hand_id>/rulings/",
+        rulings.HandRulingsView.as_view(),
+        name="api_hand_rulings",
+    ),
+    path(
+        "tournaments/<slug:tournament_slug>/matches/<int:match_id>/hands/<int:hand_id>/rulings/preview/",
+        rulings.HandRulingPreviewView.as_view(),
+        name="api_hand_ruling_preview",
+    ),
+    path(
+        "tournaments/<slug:tournament_slug>/matches/<int:match_id>/hands/<int:hand_id>/rulings/<int:pk>/withdraw/",
+        rulings.HandRulingWithdrawView.as_view(),
+        name="api_hand_ruling_withdraw",
     ),
 ]

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from scoring.forms.hands import HandForm, form_field
 from scoring.models import RecordedHand
 from scoring.selectors import hands as selectors
+from scoring.selectors.rulings import current_ruling, hands_awaiting_ruling, needs_ruling
 from scoring.services.hands import (
     TABLE_COUNT_CODE,
     HandSaved,
@@ -24,6 +25,7 @@ from scoring.services.hands import (
     hand_edit,
     hand_record,
 )
+from scoring.services.hands.rulings import can_rule
 from torneo.errors import NotAllowed, TournamentError
 from torneo.forms.errors import service_errors
 from torneo.models import Match, Pair
@@ -82,6 +84,15 @@ def _report(request: HttpRequest, saved: HandSaved, verb: str) -> None:
         getattr(messages, saved.result.level)(request, saved.result.message)
 
 
+def _ruling_links(request: HttpRequest, match: Match, view: selectors.MatchHands) -> dict[str, object]:
+    """For a juez (AMM chapter IV): the hands that await a ruling and those with one in force."""
+    if not can_rule(request.user, match):
+        return {"may_rule": False}
+    to_rule = {awaiting.hand.pk for awaiting in hands_awaiting_ruling([match])}
+    ruled = {h.pk for g in view.games for h in g.current_hands if needs_ruling(h) and h.pk not in to_rule}
+    return {"may_rule": True, "to_rule": to_rule, "ruled": ruled}
+
+
 def match_hands(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     """A match's recorded juegos and hands; the form for the next hand (POST records it)."""
     match = _match(request, slug, match_id)
@@ -118,6 +129,7 @@ def match_hands(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         "view": view,
         "form": form if may_record and (view.next is not None or request.method == "POST") else None,
         "may_record": may_record,
+        **_ruling_links(request, match, view),
     }
     return render(request, "scoring/hands/match.html", context)
 
@@ -158,6 +170,9 @@ def hand_detail(request: HttpRequest, slug: str, match_id: int, hand_id: int) ->
         "record_json": json.dumps(hand.record, ensure_ascii=False),
         "form": form,
         "may_change": may_change,
+        "ruling": current_ruling(hand),
+        "may_rule": hand.is_current and can_rule(request.user, match),
+        "needs_ruling": needs_ruling(hand),
     }
     return render(request, "scoring/hands/hand.html", context)
 

@@ -424,3 +424,24 @@ def test_a_player_reports_an_infraction_to_the_jueces_amm_5_3(room):
     assert "Aviso enviado" in text_of(client.get(response["Location"]))
     response = client.post(report_url(match), {"pair": "B", "article": "6.3", "description": ""})
     assert response.status_code == 302 and Incident.objects.filter(article="6.3").exists()
+
+
+def test_the_desk_lists_the_hands_awaiting_a_ruling_with_a_link_to_rule_amm_4_1a(room):
+    """A recorded hand with a false declaration (AMM 4.1a) does not count until a juez rules: the
+    desk lists it with the engine's finding and links to the ruling page; once ruled, it is gone."""
+    from scoring.services.hands import hand_record
+    from scoring.services.hands.rulings import hand_ruling_confirm
+
+    sim, _round, juez, _control, matches = room
+    match = matches[0]
+    lie = [{"pares": True, "juego": False}, {"pares": True, "juego": False}, {"pares": False}, {"pares": False}]
+    record = {"hands": ["12o 12c 5e 4b", "11o 7c 6e 4c", "10o 7o 5c 1e", "1o 4e 6c 7e"], "declarations": lie}
+    hand = hand_record(match=match, by=juez, record=record, mano="a").hand
+    page = client_for(juez).get(desk_url(sim.tournament))
+    ruling_url = reverse("scoring:hand_ruling", args=[sim.tournament.slug, match.pk, hand.pk])
+    assert ruling_url in page.content.decode()
+    text = text_of(page)
+    assert "Manos pendientes de fallo (1)" in text
+    assert f"Mesa {match.table_number} · juego 1 · mano 1" in text and "declaró «pares sí» y no lleva pares" in text
+    hand_ruling_confirm(hand=hand, by=juez, facts={})
+    assert "Manos pendientes de fallo" not in text_of(client_for(juez).get(desk_url(sim.tournament)))

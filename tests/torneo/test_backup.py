@@ -28,6 +28,7 @@ from referees.services.substitutes import substitute_authorise
 from scoring.models import RecordedHand
 from scoring.services import clocks
 from scoring.services.hands import hand_edit, hand_record
+from scoring.services.hands.rulings import hand_ruling_confirm
 from scoring.services.results import result_submit
 from tests.factories import UserFactory, player_data
 from torneo import backup, pagecache
@@ -109,6 +110,9 @@ def build() -> Tournament:
     hand = hand_record(match=played[2], by=juez, record={"hands": S1}, mano="a").hand
     hand_record(match=played[2], by=juez, record={"hands": S2})
     hand_edit(hand=hand, by=juez, record={"hands": S2})
+    # A false «pares sí» of postre, ruled by the juez (AMM chapter IV).
+    lie = hand_record(match=played[2], by=juez, record={"hands": S1, "declarations": [{"pares": True}] * 4}).hand
+    hand_ruling_confirm(hand=lie, by=juez, facts={"rectifications": [{"seat": 3, "lance": "pares", "when": "despues"}]})
     # The clocks of the round (AMM chapter VI): a pause, a juego, an absence and a delay warning,
     # and the events the beat applied.
     clock_at = datetime(2026, 12, 12, 10, 10, tzinfo=MADRID)
@@ -283,7 +287,9 @@ def test_export_import_round_trip_gives_the_same_rows_and_the_same_pages():
         "superseded",
     ]
     hands = objects["scoring.recordedhand"]
-    assert [(h["fields"]["number"], h["fields"]["version"]) for h in hands] == [(1, 1), (2, 1), (1, 2)]
+    assert [(h["fields"]["number"], h["fields"]["version"]) for h in hands] == [(1, 1), (2, 1), (1, 2), (3, 1)]
+    (ruling,) = objects["scoring.handruling"]
+    assert ruling["fields"]["hand"] == hands[3]["pk"] and ruling["fields"]["articles"][0] == "4.1a"
     assert hands[2]["fields"]["replaces"] == hands[0]["pk"]
     assert {r["fields"]["user"]: r["fields"]["role"] for r in objects["torneo.tournamentrole"]} == {
         "organiza": "organizer",
@@ -514,6 +520,7 @@ def test_parts_come_from_the_apps_in_dependency_order_and_backup_does_not_import
         "scoring.resultsubmission",
         "scoring.recordedgame",
         "scoring.recordedhand",
+        "scoring.handruling",
         "scoring.matchclock",
         "scoring.clockpause",
         "scoring.clockjuego",

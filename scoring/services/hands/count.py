@@ -1,11 +1,11 @@
 """The juego's running count (rule 3 of the package docstring): its current hands checked in order
-by the engine, which of them count, where the count stops, the juego's tantos and its winner (rule
-4), stored as derived fields of the hands and the juego by ``game_refresh``. Where the tantos the
-table wrote differ from the engine's count, the table's count stands (AMM 3.14,
-``records.table_count``) and the juego goes on from it, so the order of the hands is checked here
-against the count that stands rather than by the engine's replay. It reads the records
-through ``records`` and knows nothing of the match result or of who wrote the hands, except that a
-player's hand without cards may not close a juego.
+by the engine (or as a juez ruled them, AMM chapter IV), which of them count, where the count
+stops, the juego's tantos and its winner (rule 4), stored as derived fields of the hands and the
+juego by ``game_refresh``. Where the tantos the table wrote differ from the engine's count, the
+table's count stands (AMM 3.14, ``records.table_count``) and the juego goes on from it, so the
+order of the hands is checked here against the count that stands rather than by the engine's
+replay. It reads the records through ``records`` and knows nothing of the match result or of who
+wrote the hands, except that a player's hand without cards may not close a juego.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from scoring import mus
-from scoring.models import RecordedGame, RecordedHand
+from scoring.models import HandRuling, RecordedGame, RecordedHand
 from scoring.services.hands.records import (
     Side,
     engine_record,
@@ -168,16 +168,25 @@ def game_refresh(game: RecordedGame) -> bool:
     """Replay the juego's current hands (rule 3) and store the derived fields of the hands and the
     juego. Returns whether the juego's winner changed."""
     hands = list(game.hands.filter(is_current=True).order_by("number"))
+    # A juez's ruling (AMM chapter IV, services.hands.rulings) decides what its hand counts.
+    rulings = {r.hand_id: r for r in HandRuling.objects.filter(hand__in=hands, is_current=True)}
     state = GameState((0, 0), "", False, None)
     previous: tuple[int, int] | None = None  # the score after the previous hand, as the count goes
     ended: tuple[str, int] | None = None  # a hand the engine could count won the juego: side, number
     for index, hand in enumerate(hands):
         record = engine_record(hand, game)
         check = mus.check_record(record) if hand.has_cards else None
-        # The hand as it counts: the engine's count, or the table's where it differs and stands
-        # (AMM 3.14, records.table_count); without cards, the table's claimed score (rule 3).
+        ruling = rulings.get(hand.pk)
+        # The hand as it counts: a juez's ruling; else the engine's count, or the table's where it
+        # differs and stands (AMM 3.14, records.table_count); without cards, the table's claimed
+        # score (rule 3).
         after: mus.Score | None
-        if check is not None and check.tanteo is not None:
+        if ruling is not None:
+            ruled = ruling.ruling
+            after = mus.Score(ruled["score"]["A"], ruled["score"]["B"])
+            hand_winner = None if ruled["game_winner"] is None else mus.Pair[ruled["game_winner"]]
+            ordago = ruling.won_by_ordago
+        elif check is not None and check.tanteo is not None:
             table = table_count(check)
             if table is not None:
                 after, hand_winner, ordago = table.score, table.winner, table.by_ordago
@@ -193,9 +202,10 @@ def game_refresh(game: RecordedGame) -> bool:
             winner_side = hand.mano_side if hand_winner is mus.Pair.A else other(hand.mano_side)
         sequence = _sequence_findings(hand, index, previous, ended, game)
         sequence += _sequence_extras(hands, index)
-        if hand.valid and _player_decides_without_cards(hand, record):
+        if hand.valid and ruling is None and _player_decides_without_cards(hand, record):
             sequence.append(_no_cards_decide(index))
-        counts = not state.winner and state.stopped_at is None and hand.valid and not has_error(sequence)
+        ruled_or_valid = hand.valid or ruling is not None
+        counts = not state.winner and state.stopped_at is None and ruled_or_valid and not has_error(sequence)
         score: tuple[int, int] | None = None
         if counts:
             assert after is not None  # a valid hand has its tanteo, or the claimed score
@@ -205,7 +215,8 @@ def game_refresh(game: RecordedGame) -> bool:
         elif state.stopped_at is None and not state.winner:
             state.stopped_at = hand.number
         previous = None if after is None else to_match_frame(after, hand.mano_side)
-        if ended is None and winner_side is not None and check is not None and check.tanteo is not None:
+        engine_counted = ruling is not None or (check is not None and check.tanteo is not None)
+        if ended is None and winner_side is not None and engine_counted:
             ended = (winner_side, hand.number)
         changes = {"sequence_findings": sequence, "counted": counts}
         changes["score_a"], changes["score_b"] = score if score else (None, None)

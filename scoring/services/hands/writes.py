@@ -171,7 +171,7 @@ def _save_version(
     )
 
 
-def _after_write(match: Match, game: RecordedGame, by: User) -> ResultNote | None:
+def after_write(match: Match, game: RecordedGame, by: User) -> ResultNote | None:
     if game_refresh(game):
         live_bump(tournament_id=match.round.tournament_id)
     return follow_result(match, by)
@@ -211,12 +211,12 @@ def hand_record(
             recorded_as=recorded_as,
             previous=previous,
         )
-        note = _after_write(match, target_game, by)
+        note = after_write(match, target_game, by)
         hand.refresh_from_db()
         return HandSaved(hand, target_game, note)
 
 
-def _lock_hand(hand: RecordedHand) -> tuple[Match, RecordedHand]:
+def lock_hand(hand: RecordedHand) -> tuple[Match, RecordedHand]:
     match = _lock_match(Match(pk=RecordedGame.objects.values_list("match_id", flat=True).get(pk=hand.game_id)))
     hand = RecordedHand.objects.select_related("game").get(pk=hand.pk)
     hand.game.match = match
@@ -242,7 +242,7 @@ def hand_edit(
     """Correct a hand: a new version replaces it in the count; the old one is kept. Without
     «score» the record keeps the score before of the version it replaces."""
     with transaction.atomic():
-        match, hand = _lock_hand(hand)
+        match, hand = lock_hand(hand)
         if expected_version is not None and expected_version != hand.version:
             raise Conflict(
                 _("La mano n.º %(n)d ha cambiado (ahora es la versión %(v)d): revísala antes de cambiarla.")
@@ -264,7 +264,7 @@ def hand_edit(
             recorded_as=recorded_as,
             previous=hand,
         )
-        note = _after_write(match, hand.game, by)
+        note = after_write(match, hand.game, by)
         new.refresh_from_db()
         return HandSaved(new, hand.game, note)
 
@@ -272,12 +272,12 @@ def hand_edit(
 def hand_delete(*, hand: RecordedHand, by: User) -> HandSaved:
     """Take a hand out of the count; the row stays, marked deleted, for the record."""
     with transaction.atomic():
-        match, hand = _lock_hand(hand)
+        match, hand = lock_hand(hand)
         authorize(by, match, hand)
         hand.is_current = False
         hand.deleted_at = timezone.now()
         hand.deleted_by = signed_in_or_none(by)
         hand.counted, hand.score_a, hand.score_b = False, None, None
         hand.save(update_fields=["is_current", "deleted_at", "deleted_by", "counted", "score_a", "score_b"])
-        note = _after_write(match, hand.game, by)
+        note = after_write(match, hand.game, by)
         return HandSaved(hand, hand.game, note)
