@@ -8,7 +8,7 @@ write JSON through the API (scoring/api/urls.py), never through these pages."""
 
 from django.urls import path
 
-from scoring.views import clocks, hands, players, results, rulings, standings
+from scoring.views import clocks, hands, players, printing, results, rulings, standings
 from torneo.sheets import with_formats
 
 app_name = "scoring"
@@ -31,6 +31,8 @@ urlpatterns = [
     path("gestion/resultados/", results.results_entry, name="results_entry"),
     path("gestion/resultados/confirmar/", results.results_queue, name="results_queue"),
     path("gestion/resultados/partida/<int:match_id>/", results.result_history, name="result_history"),
+    # The acta of a partida to print (AMM 3.16), a PDF
+    path("gestion/actas/partida-<int:match_id>.pdf", printing.acta_pdf, name="acta_pdf"),
     # The players' view
     path("jugadores/", players.find_player, name="find_player"),
     path("parejas/<int:number>/ficha/", players.pair_page, name="pair_page"),
