@@ -3,6 +3,7 @@
 from celery import shared_task
 
 from scoring.services.clocks import clocks_tick
+from scoring.services.printing import printable_run, printables_sweep
 
 
 @shared_task(name="scoring.clocks_tick", ignore_result=True)
@@ -10,3 +11,16 @@ def clocks_tick_task() -> int:
     """Run by beat every few seconds (CLOCK_TICK_SECONDS): applies what the match clocks made due
     (AMM chapter VI). Idempotent, so a tick lost with a killed worker is made up by the next one."""
     return clocks_tick()
+
+
+@shared_task(name="scoring.print_job", ignore_result=True)
+def print_job_task(job_id: int) -> bool:
+    """Render one printable (a round's actas…) with its progress; a job already claimed is left
+    to the worker that has it."""
+    return printable_run(job_id=job_id)
+
+
+@shared_task(name="scoring.printables_sweep", ignore_result=True)
+def printables_sweep_task() -> int:
+    """Run by beat: the printables whose message was lost or whose worker died."""
+    return printables_sweep()

@@ -33,6 +33,12 @@ urlpatterns = [
     path("gestion/resultados/partida/<int:match_id>/", results.result_history, name="result_history"),
     # The acta of a partida to print (AMM 3.16), a PDF
     path("gestion/actas/partida-<int:match_id>.pdf", printing.acta_pdf, name="acta_pdf"),
+    # Printables: a round's actas prepared by a worker with its progress, blank actas
+    path("gestion/imprimir/", printing.printables, name="printables"),
+    path("gestion/imprimir/actas-en-blanco.pdf", printing.blank_actas_pdf, name="blank_actas_pdf"),
+    path("gestion/imprimir/<int:job_id>/", printing.printable_job, name="printable_job"),
+    path("gestion/imprimir/<int:job_id>/estado.json", printing.printable_job_state, name="printable_job_state"),
+    path("gestion/imprimir/<int:job_id>/documento.pdf", printing.printable_job_pdf, name="printable_job_pdf"),
     # The players' view
     path("jugadores/", players.find_player, name="find_player"),
     path("parejas/<int:number>/ficha/", players.pair_page, name="pair_page"),

@@ -49,7 +49,8 @@ each row: the import starts a new log, one «created» record per row, with the 
 ``HISTORY_REASON``); the page cache; sessions, the admin log and the task heartbeats, which belong
 to the site and not to a tournament; the one-time account codes and links (torneo.accounttoken,
 torneo/services/accounts.py): their secrets are hashed with this site's SECRET_KEY, so they would not
-work on another site, and they live a day or a week.
+work on another site, and they live a day or a week; the printables prepared (scoring.printjob):
+PDFs derived from the rows above, made again on request.
 
 Import: the file is checked completely before anything is written, and a file that is not a
 backup, of another version or malformed is refused with a ``BackupError`` that says what is wrong

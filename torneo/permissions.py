@@ -106,6 +106,7 @@ PAGE_ACTIONS: dict[str, tuple[Action, ...]] = {
     "scoring:clocks_manage": (Action.CLOCKS_MANAGE,),
     "referees:juez_desk": (Action.INCIDENTS_MANAGE,),
     "referees:incident_log": (Action.VIEW_PRIVATE,),
+    "scoring:printables": (Action.VIEW_PRIVATE,),
 }
 
 

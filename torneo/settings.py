@@ -251,7 +251,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # AMM chapter VI: what the match clocks made due (scoring.services.clocks.clocks_tick). No long
     # ETA tasks: a short periodic tick over the timestamps, idempotent.
     "clocks": {"task": "scoring.clocks_tick", "schedule": env.float("CLOCK_TICK_SECONDS", default=5.0)},
+    # Printables whose message was lost or whose worker died (scoring.services.printing).
+    "printables": {"task": "scoring.printables_sweep", "schedule": env.float("PRINT_SWEEP_SECONDS", default=15.0)},
 }
+PRINT_QUEUE_GRACE_SECONDS = env.float("PRINT_QUEUE_GRACE_SECONDS", default=20.0)
+PRINT_RUNNING_TIMEOUT_SECONDS = env.float("PRINT_RUNNING_TIMEOUT_SECONDS", default=600.0)
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"

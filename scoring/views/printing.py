@@ -1,18 +1,35 @@
-"""Printables as PDF: a partida's acta (AMM 3.16) for the mesa de control and the jueces. Thin:
-scoring.selectors.actas gathers what the acta carries, scoring.printing renders it."""
+"""Printables as PDF for the mesa de control and the jueces: a partida's acta (AMM 3.16), a round's
+actas in one PDF built by a worker with a progress bar, blank actas. Thin: scoring.selectors.actas
+and scoring.selectors.printables gather what is printed, scoring.services.printing queues and runs
+the jobs, scoring.printing renders. Staff only (VIEW_PRIVATE): a PDF costs the server seconds."""
 
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
 
-from scoring.printing import PDF_TYPE, pdf_from_html
-from scoring.selectors.actas import acta_for
-from torneo.models import Match
+from scoring.models import PrintJob
+from scoring.printing import PDF_TYPE, pdf_from_html, pdf_of_sheets
+from scoring.selectors.actas import acta_for, blank_actas
+from scoring.services.printing import printable_request
+from torneo.models import Match, Round
 from torneo.permissions import Action
 from torneo.views.access import tournament_for
 
+BLANK_MAX = 50
 
+
+def _pdf(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=PDF_TYPE)
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+@require_GET
 def acta_pdf(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     """One partida's acta, one A4 page, with a QR code to the partida's page."""
     tournament = tournament_for(request, slug, Action.VIEW_PRIVATE)
@@ -26,11 +43,98 @@ def acta_pdf(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     if match.is_bye:
         raise Http404("una exenta no tiene acta")
     url = request.build_absolute_uri(reverse("scoring:hands_match", kwargs={"slug": slug, "match_id": match.pk}))
-    acta = acta_for(match, url=url)
-    html = render_to_string(
-        "scoring/print/acta.html", {"acta": acta, "sides": [("A", acta.pair_a), ("B", acta.pair_b)]}, request=request
+    html = render_to_string("scoring/print/acta.html", {"acta": acta_for(match, url=url)}, request=request)
+    return _pdf(pdf_from_html(html), f"acta-ronda-{match.round.number}-mesa-{match.table_number or match.pk}.pdf")
+
+
+@require_GET
+def blank_actas_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    """Blank actas with the tournament's terms, for manual use (``?n=``: how many, 1 to 50)."""
+    tournament = tournament_for(request, slug, Action.VIEW_PRIVATE)
+    try:
+        count = int(request.GET.get("n", "1"))
+    except ValueError:
+        count = 0
+    if not 1 <= count <= BLANK_MAX:
+        messages.error(request, _("Actas en blanco: indica un número entre 1 y %(m)d.") % {"m": BLANK_MAX})
+        return redirect("scoring:printables", slug=slug)
+    pdf, _pages = pdf_of_sheets(
+        "scoring/print/actas.html", blank_actas(tournament, count=count), context={"title": _("Actas en blanco")}
     )
-    response = HttpResponse(pdf_from_html(html), content_type=PDF_TYPE)
-    name = f"acta-ronda-{match.round.number}-mesa-{match.table_number or match.pk}.pdf"
-    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return _pdf(pdf, f"actas-en-blanco-{count}.pdf")
+
+
+@require_http_methods(["GET", "POST"])
+def printables(request: HttpRequest, slug: str) -> HttpResponse:
+    """The printing desk: each round's actas (one PDF, prepared by a worker), blank actas, and the
+    documents prepared lately. A POST asks for a document and goes to its progress page."""
+    tournament = tournament_for(request, slug, Action.VIEW_PRIVATE)
+    if request.method == "POST":
+        kind = request.POST.get("kind", "")
+        try:
+            number = int(request.POST.get("round") or 0)
+        except ValueError:
+            number = -1
+        try:
+            if number < 0:
+                raise ValidationError({"round": _("La ronda debe ser un número.")})
+            job = printable_request(
+                tournament=tournament,
+                kind=kind,
+                round_number=number,
+                by=request.user,  # type: ignore[arg-type]
+                base_url=request.build_absolute_uri("/"),
+            )
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+            return redirect("scoring:printables", slug=slug)
+        return redirect("scoring:printable_job", slug=slug, job_id=job.pk)
+    rounds = Round.objects.filter(tournament=tournament).order_by("-number")
+    jobs = PrintJob.objects.filter(tournament=tournament).defer("pdf")[:10]
+    context = {"tournament": tournament, "rounds": rounds, "jobs": jobs, "blank_max": BLANK_MAX}
+    return render(request, "scoring/manage/printables.html", context)
+
+
+def _job(request: HttpRequest, slug: str, job_id: int) -> PrintJob:
+    tournament = tournament_for(request, slug, Action.VIEW_PRIVATE)
+    return get_object_or_404(PrintJob.objects.defer("pdf"), pk=job_id, tournament=tournament)
+
+
+def job_state(job: PrintJob) -> dict[str, object]:
+    """What the progress bar reads (the page's script and the API)."""
+    return {
+        "id": job.pk,
+        "kind": job.kind,
+        "round": job.round_number or None,
+        "status": job.status,
+        "status_display": job.get_status_display(),
+        "done": job.done,
+        "total": job.total,
+        "percent": job.percent,
+        "pages": job.pages,
+        "error": job.error,
+    }
+
+
+@require_GET
+def printable_job(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    """A printable's progress while a worker prepares it, then its PDF's link."""
+    job = _job(request, slug, job_id)
+    return render(request, "scoring/manage/printable_job.html", {"tournament": job.tournament, "job": job})
+
+
+@require_GET
+def printable_job_state(request: HttpRequest, slug: str, job_id: int) -> JsonResponse:
+    """The job's progress as JSON, polled by the progress page every second."""
+    response = JsonResponse(job_state(_job(request, slug, job_id)))
+    response["Cache-Control"] = "no-store"
     return response
+
+
+@require_GET
+def printable_job_pdf(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    """The job's PDF once done (404 before)."""
+    tournament = tournament_for(request, slug, Action.VIEW_PRIVATE)
+    job = get_object_or_404(PrintJob, pk=job_id, tournament=tournament, status=PrintJob.Status.DONE)
+    name = f"{job.kind}-ronda-{job.round_number}.pdf" if job.round_number else f"{job.kind}.pdf"
+    return _pdf(bytes(job.pdf or b""), name)

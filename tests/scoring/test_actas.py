@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring.printing import FetchRefused, static_only_fetcher
+from scoring.printing import FetchRefused, pdf_from_html, static_only_fetcher
 from scoring.services.hands import hand_record
 from scoring.services.hands.rulings import hand_ruling_confirm
 from tests.scoring.test_hands_services import table
@@ -84,8 +84,15 @@ def test_only_the_staff_print_actas() -> None:
 )
 def test_printing_fetches_nothing_but_static_files(url: str) -> None:
     with pytest.raises(FetchRefused):
-        static_only_fetcher(url)
-    assert static_only_fetcher("http://print.invalid/static/css/site.css")["mime_type"] == "text/css"
+        static_only_fetcher().fetch(url)
+    assert static_only_fetcher().fetch("http://print.invalid/static/css/print.css").content_type == "text/css"
+
+
+def test_a_print_template_asking_for_anything_else_stops_the_rendering() -> None:
+    from weasyprint.urls import FatalURLFetchingError
+
+    with pytest.raises(FatalURLFetchingError):
+        pdf_from_html('<link rel="stylesheet" href="file:///etc/passwd"><p>x</p>')
 
 
 def test_the_result_history_links_to_the_acta() -> None:

@@ -42,6 +42,7 @@ MENU_PAGES: dict[str, set[str]] = {
     "scoring:clocks_manage": {"juez", "organizer", "superuser"},  # the juez runs the clocks (AMM chapter VI)
     "referees:juez_desk": {"juez", "organizer", "superuser"},  # incidents and sanctions (AMM 5.3.a, 5.4)
     "referees:incident_log": VIEWERS_PRIVATE,  # the mesa reads why a result changed
+    "scoring:printables": VIEWERS_PRIVATE,  # actas (AMM 3.16), wall sheets, standings on paper
 }
 CONDITIONAL = {"scoring:bracket": "bracket", "scoring:results_queue": "double_check"}
 
@@ -58,6 +59,7 @@ SUB_PAGES: dict[str, tuple[str, set[str]]] = {
     "scoring:classification_csv": ("scoring:classification", EVERYONE),
     "referees:incident_log_csv": ("referees:incident_log", VIEWERS_PRIVATE),
     "referees:substitutes": ("referees:juez_desk", {"juez", "organizer", "superuser"}),  # AMM 5.8
+    "scoring:blank_actas_pdf": ("scoring:printables", VIEWERS_PRIVATE),  # its form's target (GET)
 }
 
 # Linked once the tournament has a published round (the world has none).
@@ -213,6 +215,7 @@ def test_the_staff_bar_is_the_same_on_every_management_page(world):
         "scoring:results_entry",
         "referees:incident_log",
         "scoring:hands_index",
+        "scoring:printables",
     ]
 
 

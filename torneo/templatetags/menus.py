@@ -76,6 +76,7 @@ STAFF = (
     Entry("referees:juez_desk", _("Juez")),
     Entry("referees:incident_log", _("Incidencias")),
     Entry("scoring:hands_index", _("Manos anotadas")),
+    Entry("scoring:printables", _("Imprimir")),
 )
 
 

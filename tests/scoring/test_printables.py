@@ -1,0 +1,242 @@
+"""A round's actas in one PDF (AMM 3.16), prepared by a worker with a progress bar, stored and reused
+until the round's data change; blank actas; the printing desk's permissions and bad input; the
+sweep that runs what a lost message or a dead worker left behind. The Celery task's body runs here
+in the test process (``print_job_task.apply``); tests/scoring/test_printables_worker.py runs a
+real worker."""
+
+import datetime
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+import scoring.printing
+from scoring.models import PrintJob
+from scoring.services import printing as svc
+from scoring.tasks import print_job_task
+from tests.factories import UserFactory, grant
+from tests.scoring import playing, publish_next_round
+from tests.scoring.test_actas import pdf_text, save_preview
+from tests.torneo.simulation import new_tournament
+from torneo.models import Pair
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def sim() -> Any:
+    """Eleven pairs, round 1 published: five tables and an exenta."""
+    sim = new_tournament(11)
+    publish_next_round(sim)
+    return sim
+
+
+def staff(sim: Any) -> Client:
+    client = Client()
+    client.force_login(sim.organizer)
+    return client
+
+
+def ask(client: Client, sim: Any, **data: Any) -> Any:
+    url = reverse("scoring:printables", args=[sim.tournament.slug])
+    return client.post(url, {"kind": "actas", "round": 1, **data})
+
+
+def run_queued() -> None:
+    for pk in PrintJob.objects.filter(status=PrintJob.Status.QUEUED).values_list("pk", flat=True):
+        print_job_task.apply(args=[pk])
+
+
+def test_a_rounds_actas_print_in_one_pdf_a_page_per_table_and_none_for_the_exenta_amm_3_16(sim: Any) -> None:
+    client = staff(sim)
+    response = ask(client, sim)
+    job = PrintJob.objects.get()
+    assert response.status_code == 302 and response["Location"].endswith(f"/imprimir/{job.pk}/")
+    assert job.status == PrintJob.Status.QUEUED and job.total == 5
+    page = client.get(response["Location"]).content.decode()
+    assert 'id="print-progress"' in page and 'data-active="1"' in page
+
+    run_queued()
+    job.refresh_from_db()
+    assert (job.status, job.done, job.pages, job.percent) == (PrintJob.Status.DONE, 5, 5, 100)
+    state = client.get(reverse("scoring:printable_job_state", args=[sim.tournament.slug, job.pk])).json()
+    assert state["status"] == "done" and state["pages"] == 5 and state["percent"] == 100
+    pdf = client.get(reverse("scoring:printable_job_pdf", args=[sim.tournament.slug, job.pk]))
+    assert pdf["Content-Type"] == "application/pdf"
+    save_preview(pdf.content, "actas-ronda")
+    pages, text = pdf_text(pdf.content)
+    assert pages == 5
+    for match in playing(sim.rounds[0]):
+        assert f"Ronda 1 · Mesa {match.table_number}" in text
+        assert match.pair_a.display_name in text and match.pair_b.display_name in text
+        assert f"/partidas/{match.pk}/manos/" in text  # its QR code's address
+    bye = sim.rounds[0].matches.get(pair_b=None)
+    assert bye.pair_a.display_name not in text  # an exenta has no acta
+
+
+def test_the_rounds_actas_are_reused_until_its_data_change_amm_3_16(sim: Any) -> None:
+    client = staff(sim)
+    ask(client, sim)
+    run_queued()
+    first = PrintJob.objects.get()
+    assert ask(client, sim)["Location"].endswith(f"/imprimir/{first.pk}/")  # the same PDF, not rendered again
+    assert PrintJob.objects.count() == 1
+
+    match = playing(sim.rounds[0])[0]
+    Pair.objects.filter(pk=match.pair_a_id).update(name="Los del Órdago")
+    ask(client, sim)
+    second = PrintJob.objects.exclude(pk=first.pk).get()
+    assert second.status == PrintJob.Status.QUEUED
+    run_queued()
+    _pages, text = pdf_text(bytes(PrintJob.objects.get(pk=second.pk).pdf))
+    assert "Los del Órdago" in text
+
+
+def test_the_progress_moves_while_the_worker_lays_out_the_actas(sim: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's state (what its progress bar reads) is seen moving between chunks of actas."""
+    monkeypatch.setattr(scoring.printing, "CHUNK", 2)
+    client = staff(sim)
+    ask(client, sim)
+    job = PrintJob.objects.get()
+    state_url = reverse("scoring:printable_job_state", args=[sim.tournament.slug, job.pk])
+    seen: list[tuple[str, int]] = []
+    render = svc.pdf_of_sheets
+
+    def watched(*args: Any, progress: Any, **kwargs: Any) -> Any:
+        def report(done: int) -> None:
+            progress(done)
+            state = client.get(state_url).json()
+            seen.append((state["status"], state["done"]))
+
+        return render(*args, progress=report, **kwargs)
+
+    monkeypatch.setattr(svc, "pdf_of_sheets", watched)
+    run_queued()
+    assert seen == [("running", 2), ("running", 4), ("running", 5)]
+    assert client.get(state_url).json()["status"] == "done"
+
+
+def test_blank_actas_carry_the_terms_and_nothing_else() -> None:
+    sim = new_tournament(4)
+    client = staff(sim)
+    url = reverse("scoring:blank_actas_pdf", args=[sim.tournament.slug])
+    response = client.get(url, {"n": 3})
+    assert response.status_code == 200
+    save_preview(response.content, "actas-en-blanco")
+    pages, text = pdf_text(response.content)
+    assert pages == 3
+    assert text.count("Acta de la partida") == 3 and "A 3 juegos ganados" in text
+    assert "Mesa 1" not in text and "/partidas/" not in text
+
+
+@pytest.mark.parametrize("count", ["0", "51", "muchas", ""])
+def test_a_bad_number_of_blank_actas_is_a_message_not_an_error(count: str) -> None:
+    sim = new_tournament(4)
+    client = staff(sim)
+    url = reverse("scoring:blank_actas_pdf", args=[sim.tournament.slug])
+    response = client.get(url, {"n": count}, follow=True)
+    assert response.status_code == 200
+    assert "Actas en blanco: indica un número entre 1 y 50." in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"round": 9}, "La ronda 9 no existe en este torneo."),
+        ({"round": "x"}, "La ronda debe ser un número."),
+        ({"kind": "carteles"}, "Documento desconocido: «carteles»."),
+    ],
+)
+def test_bad_requests_say_what_is_wrong_and_queue_nothing(sim: Any, data: dict[str, Any], message: str) -> None:
+    response = ask(staff(sim), sim, **data)
+    assert response.status_code == 302
+    page = staff(sim).get(response["Location"])
+    assert not PrintJob.objects.exists()
+    messages = [str(m) for m in response.wsgi_request._messages]  # type: ignore[attr-defined]
+    assert messages == [message], page
+
+
+def test_only_the_tournaments_staff_print_and_see_the_documents(sim: Any) -> None:
+    ask(staff(sim), sim)
+    job = PrintJob.objects.get()
+    urls = [
+        reverse("scoring:printables", args=[sim.tournament.slug]),
+        reverse("scoring:printable_job", args=[sim.tournament.slug, job.pk]),
+        reverse("scoring:printable_job_state", args=[sim.tournament.slug, job.pk]),
+        reverse("scoring:blank_actas_pdf", args=[sim.tournament.slug]),
+    ]
+    stranger, juez, control = UserFactory(), UserFactory(), UserFactory()
+    grant(juez, sim.tournament, "juez")
+    grant(control, sim.tournament, "control")
+    for url in urls:
+        assert Client().get(url).status_code == 302  # to the login page
+        client = Client()
+        client.force_login(stranger)
+        assert client.get(url).status_code == 403
+        for user in (juez, control):
+            client.force_login(user)
+            assert client.get(url).status_code in (200, 302), url
+    client = Client()
+    client.force_login(stranger)
+    assert ask(client, sim).status_code == 403
+    assert PrintJob.objects.count() == 1
+
+    other = new_tournament(4)
+    client.force_login(other.organizer)
+    assert client.get(urls[1].replace(sim.tournament.slug, other.tournament.slug)).status_code == 404
+
+
+def test_the_pdf_is_not_served_before_it_is_done(sim: Any) -> None:
+    client = staff(sim)
+    ask(client, sim)
+    job = PrintJob.objects.get()
+    assert client.get(reverse("scoring:printable_job_pdf", args=[sim.tournament.slug, job.pk])).status_code == 404
+
+
+def test_two_workers_given_the_same_job_render_it_once(sim: Any) -> None:
+    ask(staff(sim), sim)
+    job = PrintJob.objects.get()
+    assert svc.printable_run(job_id=job.pk) is True
+    assert svc.printable_run(job_id=job.pk) is False  # claimed already: done
+
+
+def test_a_failed_job_says_why_and_is_queued_again_when_asked_again(sim: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    client = staff(sim)
+    ask(client, sim)
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("sin fuentes")
+
+    monkeypatch.setattr(svc, "pdf_of_sheets", broken)
+    run_queued()
+    job = PrintJob.objects.get()
+    assert job.status == PrintJob.Status.FAILED and "sin fuentes" in job.error
+    page = client.get(reverse("scoring:printable_job", args=[sim.tournament.slug, job.pk])).content.decode()
+    assert "No se ha podido preparar el documento" in page and "sin fuentes" in page
+    monkeypatch.undo()
+    ask(client, sim)
+    job.refresh_from_db()
+    assert job.status == PrintJob.Status.QUEUED and job.error == ""
+    run_queued()
+    job.refresh_from_db()
+    assert job.status == PrintJob.Status.DONE
+
+
+def test_the_sweep_runs_a_job_whose_message_was_lost_and_one_whose_worker_died(sim: Any) -> None:
+    client = staff(sim)
+    ask(client, sim)
+    lost = PrintJob.objects.get()
+    now = timezone.now()
+    assert svc.printables_sweep(now=now) == 0  # within its grace: a worker will take it
+    assert svc.printables_sweep(now=now + datetime.timedelta(seconds=60)) == 1
+    lost.refresh_from_db()
+    assert lost.status == PrintJob.Status.DONE
+
+    PrintJob.objects.filter(pk=lost.pk).update(
+        status=PrintJob.Status.RUNNING, started_at=now - datetime.timedelta(hours=1), pdf=None
+    )
+    assert svc.printables_sweep(now=now) == 1
+    lost.refresh_from_db()
+    assert lost.status == PrintJob.Status.DONE and lost.pdf
