@@ -1,10 +1,10 @@
 """API v1 routes for results, standings, classification and bracket, the players' view, recorded
-hands, the juez's rulings on them and the match clocks (included under /api/v1/)."""
+hands, the juez's rulings on them, the match clocks and the printables (included under /api/v1/)."""
 
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from scoring.api import hands, players, rulings
+from scoring.api import hands, players, printables, rulings
 from scoring.api.clocks import ClockViewSet
 from scoring.api.results import ResultViewSet, SubmissionViewSet
 from scoring.api.standings import StandingsViewSet
@@ -56,5 +56,17 @@ urlpatterns = [
         "tournaments/<slug:tournament_slug>/matches/<int:match_id>/hands/<int:hand_id>/rulings/<int:pk>/withdraw/",
         rulings.HandRulingWithdrawView.as_view(),
         name="api_hand_ruling_withdraw",
+    ),
+    # Printables: a round's actas, the draw for the wall, the standings (PDF, prepared by a worker)
+    path("tournaments/<slug:tournament_slug>/printables/", printables.PrintablesView.as_view(), name="api_printables"),
+    path(
+        "tournaments/<slug:tournament_slug>/printables/<int:pk>/",
+        printables.PrintableView.as_view(),
+        name="api_printable",
+    ),
+    path(
+        "tournaments/<slug:tournament_slug>/printables/<int:pk>/pdf/",
+        printables.PrintablePdfView.as_view(),
+        name="api_printable_pdf",
     ),
 ]

@@ -23,6 +23,7 @@ class PrintJob(models.Model):
         DRAW_TABLES = "draw_tables", _("Sorteo por mesas")
         DRAW_PLAYERS = "draw_players", _("Sorteo por jugadores")
         STANDINGS = "standings", _("Clasificación")
+        CLASSIFICATION = "classification", _("Clasificación final")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("En cola")

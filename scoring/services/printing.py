@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from scoring.models import PrintJob
 from scoring.printing import pdf_of_sheets
-from scoring.selectors.printables import BUILDERS
+from scoring.selectors.printables import BUILDERS, ROUND_KINDS
 from torneo.models import Tournament
 
 log = logging.getLogger(__name__)
@@ -47,6 +47,10 @@ def printable_request(
     builder = BUILDERS.get(kind)
     if builder is None:
         raise ValidationError({"kind": _("Documento desconocido: «%(k)s».") % {"k": kind}})
+    if kind not in ROUND_KINDS:
+        round_number = 0  # the tournament's document, not a round's
+    elif round_number < 1:
+        raise ValidationError({"round": _("Indica la ronda.")})
     printable = builder(tournament, round_number, base_url)
     key = {"tournament": tournament, "kind": kind, "round_number": round_number, "digest": printable.digest}
     job = PrintJob.objects.filter(**key).first()
@@ -54,7 +58,10 @@ def printable_request(
         try:
             with transaction.atomic():
                 job = PrintJob.objects.create(
-                    **key, base_url=base_url, total=len(printable.items), requested_by=by  # type: ignore[misc]
+                    **key,
+                    base_url=base_url,
+                    total=len(printable.items),
+                    requested_by=by,  # type: ignore[misc]
                 )
         except IntegrityError:  # the same request, at the same moment: theirs is ours
             return PrintJob.objects.get(**key)

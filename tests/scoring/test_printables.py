@@ -25,12 +25,16 @@ from torneo.models import Pair
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def sim() -> Any:
+def eleven_pairs() -> Any:
     """Eleven pairs, round 1 published: five tables and an exenta."""
     sim = new_tournament(11)
     publish_next_round(sim)
     return sim
+
+
+@pytest.fixture
+def sim() -> Any:
+    return eleven_pairs()
 
 
 def staff(sim: Any) -> Client:
@@ -240,3 +244,82 @@ def test_the_sweep_runs_a_job_whose_message_was_lost_and_one_whose_worker_died(s
     assert svc.printables_sweep(now=now) == 1
     lost.refresh_from_db()
     assert lost.status == PrintJob.Status.DONE and lost.pdf
+
+
+# --- The wall sheets and the standings -----------------------------------------------------------
+
+
+def printed(client: Client, sim: Any, kind: str, round_number: int = 1) -> tuple[int, str, bytes]:
+    """Ask for a document, run its job, and read its PDF: (pages, text, bytes)."""
+    response = ask(client, sim, kind=kind, round=round_number)
+    assert response.status_code == 302, response
+    job = PrintJob.objects.get(pk=int(response["Location"].rstrip("/").rsplit("/", 1)[1]))
+    run_queued()
+    job.refresh_from_db()
+    assert job.status == PrintJob.Status.DONE, job.error
+    content = client.get(reverse("scoring:printable_job_pdf", args=[sim.tournament.slug, job.pk])).content
+    pages, text = pdf_text(content)
+    assert pages == job.pages
+    return pages, text, content
+
+
+def test_the_draw_for_the_wall_by_table_lists_every_table_and_the_exenta(sim: Any) -> None:
+    pages, text, content = printed(staff(sim), sim, "draw_tables")
+    save_preview(content, "sorteo-por-mesas")
+    assert pages == 1 and "ronda 1 · sorteo por mesas" in text and "hoja 1 de 1" in text
+    for match in playing(sim.rounds[0]):
+        assert match.pair_a.display_name in text and match.pair_b.display_name in text
+    bye = sim.rounds[0].matches.get(pair_b=None)
+    assert f"Exenta {bye.pair_a.number} · {bye.pair_a.display_name}" in text
+
+
+def test_the_draw_for_the_wall_by_player_is_in_alphabetical_order_with_each_ones_table(sim: Any) -> None:
+    _pages, text, content = printed(staff(sim), sim, "draw_players")
+    save_preview(content, "sorteo-por-jugadores")
+    seats = []
+    for match in sim.rounds[0].matches.select_related("pair_a", "pair_b"):
+        for pair in (match.pair_a, match.pair_b):
+            for member in pair.ordered_members() if pair else []:
+                p = member.player
+                seats.append((f"{p.last_name}, {p.first_name}", "Exenta" if match.is_bye else str(match.table_number)))
+    assert len(seats) == 22
+    positions = [text.index(name) for name, _where in sorted(seats, key=lambda s: s[0].casefold())]
+    assert positions == sorted(positions)  # alphabetical, as printed
+    for name, where in seats:
+        assert name in text and where in text[text.index(name) : text.index(name) + 60]
+
+
+def test_a_long_listing_is_cut_into_numbered_sheets_each_with_its_titles() -> None:
+    sim = new_tournament(40)
+    publish_next_round(sim)
+    pages, text, content = printed(staff(sim), sim, "draw_players")
+    save_preview(content, "sorteo-por-jugadores-largo")
+    assert pages == 4  # 80 players, 25 a sheet, none running over onto a sheet of its own
+    assert "hoja 1 de 4" in text and "hoja 4 de 4" in text and text.count("Jugador Mesa Pareja n.º") == 4
+
+
+def test_the_wall_sheets_are_only_for_a_published_draw() -> None:
+    sim = new_tournament(6)
+    from torneo.services.rounds import round_prepare
+
+    round_prepare(tournament=sim.tournament, by=sim.organizer)
+    response = ask(staff(sim), sim, kind="draw_tables")
+    messages = [str(m) for m in response.wsgi_request._messages]  # type: ignore[attr-defined]
+    assert messages == ["La ronda 1 no está publicada: el sorteo aún no es público."]
+    assert not PrintJob.objects.exists()
+
+
+def test_the_standings_and_the_final_classification_print_as_the_site_shows_them(sim: Any) -> None:
+    for match in playing(sim.rounds[0]):
+        sim.enter_result(match)
+    client = staff(sim)
+    pages, text, content = printed(client, sim, "standings", 0)
+    save_preview(content, "clasificacion")
+    assert pages >= 1 and "clasificación" in text and "Puesto" in text
+    for pair in Pair.objects.filter(tournament=sim.tournament):
+        assert pair.display_name in text
+    _pages, final, content = printed(client, sim, "classification", 0)
+    save_preview(content, "clasificacion-final")
+    assert "clasificación final" in final
+    job = PrintJob.objects.get(kind="standings")
+    assert job.round_number == 0  # the tournament's document, whatever round was sent
