@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import scoring.printing
-from scoring.models import PrintJob
+from scoring.models import MatchClock, PrintJob
 from scoring.services import printing as svc
 from scoring.tasks import print_job_task
 from tests.factories import UserFactory, grant
@@ -323,3 +323,33 @@ def test_the_standings_and_the_final_classification_print_as_the_site_shows_them
     assert "clasificación final" in final
     job = PrintJob.objects.get(kind="standings")
     assert job.round_number == 0  # the tournament's document, whatever round was sent
+
+
+def test_the_running_demos_current_round_prints_with_its_clocks_sanctions_and_suplente_amm_3_16() -> None:
+    """The demo's running round (72 pairs, round 3 under way): its actas carry each table's clock
+    start, the juez's sanction and the suplente; its wall sheets and the standings print too."""
+    from django.core.management import call_command
+
+    from referees.models import Sanction, Substitution
+    from torneo.demo.build import RUNNING_SLUG
+    from torneo.models import Tournament, TournamentRole
+
+    call_command("demo", verbosity=0)
+    tournament = Tournament.objects.get(slug=RUNNING_SLUG)
+    current = tournament.rounds.order_by("number").last()
+    control = TournamentRole.objects.filter(tournament=tournament, role="control").first().user
+    client = Client()
+    client.force_login(control)
+    demo = type("Demo", (), {"tournament": tournament})
+    pages, text, content = printed(client, demo, "actas", current.number)
+    save_preview(content, "demo-actas")
+    assert pages == current.matches.exclude(pair_b=None).count()
+    sub = Substitution.objects.get(tournament=tournament, match__round=current)
+    assert f"Suplente: {sub.name} juega por {sub.replaced.full_name}" in text
+    lost = Sanction.objects.get(match__round=current, step=Sanction.Step.JUEGO, status="in_force")
+    assert f"Juez: pérdida de un juego a la pareja {lost.pair.number} (AMM 3.20.c)." in text
+    started = MatchClock.objects.filter(match__round=current).values_list("started_at", flat=True).first()
+    assert f"Reloj en marcha desde: {timezone.localtime(started):%H:%M}" in text
+    assert text.count(f"Ronda {current.number} · Mesa") == pages
+    for kind, number in (("draw_tables", current.number), ("draw_players", current.number), ("standings", 0)):
+        assert printed(client, demo, kind, number)[0] >= 1
