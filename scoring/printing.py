@@ -1,18 +1,22 @@
 """PDFs from HTML print templates with WeasyPrint, fetching nothing but the site's static files.
 
-A print template is an ordinary Django template whose CSS is written for paper (blocks and grids,
-no large tables: WeasyPrint is slow on those). Rendering must never reach the network or the
-server's disk beyond the static files: the URL fetcher answers ``/static/…`` from the staticfiles
-finders and refuses every other address (``file://``, ``http(s)://`` elsewhere, ``data:`` included
-only because WeasyPrint handles it itself).
+A print template is an ordinary Django template whose CSS is written for paper (placed blocks, no
+tables, grids or flex boxes: WeasyPrint lays those out several times slower). Rendering must never
+reach the network or the server's disk beyond the static files: the URL fetcher answers
+``/static/…`` from the staticfiles finders and ``data:`` URIs (what the page itself carries, the
+QR codes) from their own bytes, and refuses every other address (``file://``, ``http(s)://``)
+with an error that stops the rendering.
 """
 
 from __future__ import annotations
 
+import base64
+import io
 import mimetypes
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -46,6 +50,14 @@ def _static_file(url: str) -> Path:
     return Path(found if isinstance(found, str) else found[0])
 
 
+def _data_uri(url: str) -> tuple[bytes, dict[str, str]]:
+    """The bytes and type of a ``data:`` URI (RFC 2397)."""
+    header, _comma, data = url[5:].partition(",")
+    mime = header.split(";", 1)[0] or "text/plain"
+    body = base64.b64decode(data) if header.endswith(";base64") else unquote_to_bytes(data)
+    return body, {"Content-Type": mime}
+
+
 def _fetcher_class() -> type[Any]:
     from weasyprint.urls import URLFetcher, URLFetcherResponse  # heavy: only printing needs it
 
@@ -58,6 +70,8 @@ def _fetcher_class() -> type[Any]:
             super().__init__(fail_on_errors=True, allowed_protocols=("http",))
 
         def fetch(self, url: str, headers: Any = None) -> Any:
+            if url.startswith("data:"):  # an image the page carries (the acta's QR code): no fetching
+                return URLFetcherResponse(url, *_data_uri(url))
             path = _static_file(url)
             mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
             return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": mime})
@@ -85,24 +99,66 @@ def pdf_of_sheets(
     context: dict[str, Any],
     key: str = "actas",
     progress: Callable[[int], None] | None = None,
+    frame: tuple[str, dict[str, Any]] | None = None,
 ) -> tuple[bytes, int]:
-    """One PDF of many sheets (a round's actas) and its page count. ``template`` renders
-    ``context`` with ``key`` set to a chunk of ``items``; each chunk is laid out as it comes
-    (``progress`` hears how many items are done), then every page is written as one document, the
-    fonts embedded once. One document per sheet would parse the stylesheets, load the fonts and
-    embed them again for each."""
+    """One PDF of many sheets (a round's actas, a long listing) and its page count.
+
+    ``template`` renders ``context`` with ``key`` set to a chunk of ``items``; each chunk is laid
+    out and written as it comes (``progress`` hears how many items are done), then the chunks'
+    pages are joined into one PDF. ``frame`` (a template and its context) is a one-page drawing
+    laid out once and placed under every page as a shared form XObject: the acta's lines, boxes and
+    labels, the same on all the actas of a round, are then drawn by WeasyPrint once instead of once
+    per table, and each page only lays out its own text. That, more than the stylesheets and fonts
+    parsed once, is what makes a round several times faster than one document per acta
+    (benchmarks/actas.py)."""
+    from pypdf import PdfReader, PdfWriter
     from weasyprint import HTML
     from weasyprint.text.fonts import FontConfiguration
 
     fonts = FontConfiguration()
-    documents = []
+
+    def render(html: str) -> bytes:
+        pdf: bytes = HTML(string=html, base_url=BASE_URL, url_fetcher=static_only_fetcher()).write_pdf(
+            font_config=fonts
+        )
+        return pdf
+
+    writer = PdfWriter()
     for start in range(0, max(len(items), 1), CHUNK):
         html = render_to_string(template, {**context, key: items[start : start + CHUNK]})
-        documents.append(
-            HTML(string=html, base_url=BASE_URL, url_fetcher=static_only_fetcher()).render(font_config=fonts)
-        )
+        writer.append(PdfReader(io.BytesIO(render(html))))
         if progress is not None:
             progress(min(start + CHUNK, len(items)))
-    pages = [page for document in documents for page in document.pages]
-    pdf: bytes = documents[0].copy(pages).write_pdf()
-    return pdf, len(pages)
+    if frame is not None:
+        _stamp(writer, PdfReader(io.BytesIO(render(render_to_string(frame[0], frame[1])))).pages[0])
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue(), len(writer.pages)
+
+
+def _stamp(writer: Any, frame: Any) -> None:
+    """Draw ``frame`` (a page of another PDF) under every page of ``writer``: its content becomes
+    one form XObject, and each page's content is prefixed with a call to it."""
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject, RectangleObject
+
+    form = DecodedStreamObject()
+    form.set_data(frame.get_contents().get_data())
+    form[NameObject("/Type")] = NameObject("/XObject")
+    form[NameObject("/Subtype")] = NameObject("/Form")
+    form[NameObject("/BBox")] = RectangleObject(frame.mediabox)
+    form[NameObject("/Resources")] = frame["/Resources"].clone(writer)
+    form_ref = writer._add_object(form)
+    call = DecodedStreamObject()
+    call.set_data(b"q /ActaFrame Do Q\n")
+    call_ref = writer._add_object(call)
+    name = NameObject("/ActaFrame")
+    for page in writer.pages:
+        resources = page[NameObject("/Resources")].get_object()
+        if "/XObject" not in resources:
+            resources[NameObject("/XObject")] = DictionaryObject()
+        resources["/XObject"].get_object()[name] = form_ref
+        contents = page.raw_get("/Contents")  # the reference: a stream inside an array must be indirect
+        existing = contents.get_object()
+        page[NameObject("/Contents")] = ArrayObject(
+            [call_ref, *(existing if isinstance(existing, ArrayObject) else [contents])]
+        )

@@ -22,11 +22,9 @@ from django.utils import timezone
 
 from scoring import acta
 from scoring.models import MatchClock
+from scoring.selectors.hands import matches_with_players
 from torneo.clock.times import max_duration_minutes
 from torneo.models import Match, Pair, Round, Tournament
-
-JUEGO_BOX_MM = 30
-"""The height of a juego's box on the acta, its gap below included."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,7 +51,8 @@ class Acta:
     """1 … the most juegos a partida can have (2 × juegos to win − 1): a box each."""
     notes: tuple[str, ...]
     url: str
-    qr_svg: str
+    qr: str
+    """The QR code as a PNG data URI, one pixel per module (print CSS scales it without smoothing)."""
 
     @property
     def blank(self) -> bool:
@@ -64,34 +63,79 @@ class Acta:
         return (("A", self.pair_a), ("B", self.pair_b))
 
     @property
-    def columns(self) -> int:
-        """Juego boxes per row: all in one row up to five, else two rows."""
-        count = len(self.juegos)
-        return count if count <= 5 else (count + 1) // 2
+    def terms(self) -> tuple[object, ...]:
+        """What the printed frame shows (scoring/print/_acta_frame.html): equal terms, equal frame."""
+        return (self.tournament, self.venue, self.games_to_win, self.points_per_game, self.max_minutes)
 
     @property
-    def box_width(self) -> float:
-        """Each juego box's width in % of the line, leaving room for the gaps."""
-        return round(100 / self.columns - 1.2, 1)
+    def layout(self) -> ActaLayout:
+        return ActaLayout.for_juegos(len(self.juegos))
 
     @property
-    def juego_boxes(self) -> list[tuple[int, float, int]]:
-        """Each juego box: its number, its left edge (% of the line) and its top (mm). Placed, not
-        floated: WeasyPrint lays out a positioned box once, a float again for every line near it."""
-        return [
-            (n, round(100 * (i % self.columns) / self.columns, 2), JUEGO_BOX_MM * (i // self.columns))
-            for i, n in enumerate(self.juegos)
-        ]
+    def shown_notes(self) -> tuple[str, ...]:
+        """The notes that fit in the notes' box; the rest are counted in ``more_notes``."""
+        return self.notes[: self.layout.notes_fit]
 
     @property
-    def juegos_height(self) -> int:
-        return JUEGO_BOX_MM * -(-len(self.juegos) // self.columns)
+    def more_notes(self) -> int:
+        return max(len(self.notes) - self.layout.notes_fit, 0)
 
 
-def qr_svg(url: str) -> str:
-    """The address as an inline SVG QR code (segno; no image file, nothing fetched)."""
-    svg: str = segno.make(url, error="m").svg_inline(scale=3, border=2, title=url)
-    return svg
+@dataclasses.dataclass(frozen=True)
+class ActaLayout:
+    """Where each block of the acta sits on the page, in mm from the top of the printable area
+    (A4 with 12 mm margins: 186 × 275 mm). Every block is placed, none flows: the frame (lines,
+    boxes and labels) is the same on every acta of a tournament and is laid out once per round's
+    PDF, and each acta only writes its own text on it (scoring.printing.pdf_of_sheets). Only the
+    number of juego boxes moves the blocks below them."""
+
+    columns: int
+    juego_width: float
+    juegos_top: float
+    result_top: float
+    notes_top: float
+    notes_height: float
+    notes_fit: int
+    boxes: tuple[tuple[int, float, float], ...]
+    """(juego, left, top) of each juego's box."""
+    rules: tuple[float, ...]
+    """The ruled lines of the notes' box (their tops)."""
+
+    WIDTH = 186.0
+    BOTTOM = 262.0  # the notes' box ends here; the foot takes the rest
+    BOX = 30.0  # a juego box's height with the gap below it
+
+    @classmethod
+    def for_juegos(cls, count: int) -> ActaLayout:
+        columns = count if count <= 5 else (count + 1) // 2
+        rows = -(-count // columns)
+        step = cls.WIDTH / columns
+        juegos_top = 93.0
+        result_top = juegos_top + rows * cls.BOX + 2
+        notes_top = result_top + 38
+        height = cls.BOTTOM - (notes_top + 6)
+        return cls(
+            columns=columns,
+            juego_width=round(step - 2.5, 2),
+            juegos_top=juegos_top,
+            result_top=result_top,
+            notes_top=notes_top,
+            notes_height=height,
+            notes_fit=max(int((height - 6) // 10), 1),
+            boxes=tuple(
+                (n, round((i % columns) * step, 2), juegos_top + (i // columns) * cls.BOX)
+                for i, n in enumerate(range(1, count + 1))
+            ),
+            rules=tuple(notes_top + 6 + y for y in range(12, int(height), 9)),
+        )
+
+
+def qr_png(url: str) -> str:
+    """The address as a QR code (segno): a PNG data URI of one pixel per module, a few hundred
+    bytes, that the print stylesheet scales to 30 mm without smoothing (sharp on paper). WeasyPrint
+    draws an image once per page at no cost, where an SVG's path is parsed and drawn per acta."""
+    uri: str = segno.make(url, error="m").png_data_uri(scale=1, border=2)
+    return uri
 
 
 def _pair(pair: Pair) -> ActaPair:
@@ -121,7 +165,7 @@ def _acta(match: Match, *, url: str, started: datetime.datetime | None) -> Acta:
         clock_started=None if started is None else timezone.localtime(started),
         notes=tuple(acta.notes(match)),
         url=url,
-        qr_svg=qr_svg(url),
+        qr=qr_png(url),
     )
 
 
@@ -132,15 +176,11 @@ def acta_for(match: Match, *, url: str) -> Acta:
 
 
 def round_matches(round_: Round) -> list[Match]:
-    """The round's partidas that need an acta (never an exenta), by table: one query plus the
-    pairs' players."""
-    rows = (
-        Match.objects.filter(round=round_, pair_b__isnull=False)
-        .select_related("round__tournament", "pair_a", "pair_b")
-        .prefetch_related("pair_a__members__player", "pair_b__members__player")
-        .order_by("table_number", "pool", "slot", "pk")
-    )
-    return list(rows)
+    """The round's partidas that need an acta (never an exenta), by table: one query, and one for
+    each side's players (joined: prefetching the players by id builds, on SQLite, an expression
+    too deep for a round of 500 tables)."""
+    rows = matches_with_players().filter(round=round_, pair_b__isnull=False)
+    return list(rows.order_by("table_number", "pool", "slot", "pk"))
 
 
 def round_actas(round_: Round, *, url_for: Callable[[Match], str]) -> list[Acta]:
@@ -161,9 +201,16 @@ def blank_actas(tournament: Tournament, *, count: int) -> list[Acta]:
         clock_started=None,
         notes=(),
         url="",
-        qr_svg="",
+        qr="",
     )
     return [blank] * count
+
+
+def acta_frame(actas: Sequence[Acta]) -> tuple[str, dict[str, object]]:
+    """The print template of the frame these actas share, and its context (one tournament's actas
+    share their terms, hence their frame)."""
+    assert len({a.terms for a in actas}) == 1, "actas of one tournament share their frame"
+    return "scoring/print/acta_frame.html", {"acta": actas[0]}
 
 
 def digest(actas: Sequence[Acta]) -> str:

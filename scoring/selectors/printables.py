@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 
 from scoring.exports import classification_sheet, standings_sheet
 from scoring.models import PrintJob
-from scoring.selectors.actas import digest, round_actas
+from scoring.selectors.actas import acta_frame, digest, round_actas
+from scoring.selectors.hands import matches_with_players
 from torneo.models import Match, Round, Tournament
 from torneo.sheets import Sheet
 
@@ -34,6 +35,8 @@ class Printable:
     digest: str
     filename: str
     key: str = "actas"
+    frame: tuple[str, dict[str, Any]] | None = None
+    """A one-page drawing under every sheet (the acta's frame), laid out once."""
 
 
 Builder = Callable[[Tournament, int, str], Printable]
@@ -64,6 +67,7 @@ def round_actas_printable(tournament: Tournament, number: int, base_url: str) ->
         context={"title": title},
         digest=digest(actas),
         filename=f"actas-ronda-{number}.pdf",
+        frame=acta_frame(actas),
     )
 
 
@@ -131,13 +135,7 @@ def _published_round(tournament: Tournament, number: int) -> list[Match]:
     if round_.status != Round.Status.PUBLISHED:
         message = _("La ronda %(n)s no está publicada: el sorteo aún no es público.") % {"n": number}
         raise ValidationError({"round": message})
-    rows = (
-        Match.objects.filter(round=round_)
-        .select_related("pair_a", "pair_b")
-        .prefetch_related("pair_a__members__player", "pair_b__members__player")
-        .order_by("table_number", "pool", "slot", "pk")
-    )
-    return list(rows)
+    return list(matches_with_players().filter(round=round_).order_by("table_number", "pool", "slot", "pk"))
 
 
 def _pair_cell(pair: Any) -> str:

@@ -99,6 +99,7 @@ def printable_run(*, job_id: int) -> bool:
             context=printable.context,
             key=printable.key,
             progress=lambda done: _progress(rows, done),
+            frame=printable.frame,
         )
     except Exception as error:  # a bad document must not leave its job running forever
         log.exception("printable %s failed", job_id)

@@ -14,9 +14,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring.models import PrintJob
 from scoring.printing import PDF_TYPE, pdf_from_html, pdf_of_sheets
-from scoring.selectors.actas import acta_for, blank_actas
+from scoring.selectors.actas import acta_for, acta_frame, blank_actas
+from scoring.selectors.hands import matches_with_players
 from scoring.services.printing import printable_request
-from torneo.models import Match, Round
+from torneo.models import Round
 from torneo.permissions import Action
 from torneo.views.access import tournament_for
 
@@ -33,13 +34,7 @@ def _pdf(content: bytes, filename: str) -> HttpResponse:
 def acta_pdf(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     """One partida's acta, one A4 page, with a QR code to the partida's page."""
     tournament = tournament_for(request, slug, Action.VIEW_PRIVATE)
-    match = get_object_or_404(
-        Match.objects.select_related("round__tournament", "pair_a", "pair_b").prefetch_related(
-            "pair_a__members__player", "pair_b__members__player"
-        ),
-        pk=match_id,
-        round__tournament=tournament,
-    )
+    match = get_object_or_404(matches_with_players(), pk=match_id, round__tournament=tournament)
     if match.is_bye:
         raise Http404("una exenta no tiene acta")
     url = request.build_absolute_uri(reverse("scoring:hands_match", kwargs={"slug": slug, "match_id": match.pk}))
@@ -58,8 +53,9 @@ def blank_actas_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     if not 1 <= count <= BLANK_MAX:
         messages.error(request, _("Actas en blanco: indica un número entre 1 y %(m)d.") % {"m": BLANK_MAX})
         return redirect("scoring:printables", slug=slug)
+    blanks = blank_actas(tournament, count=count)
     pdf, _pages = pdf_of_sheets(
-        "scoring/print/actas.html", blank_actas(tournament, count=count), context={"title": _("Actas en blanco")}
+        "scoring/print/actas.html", blanks, context={"title": _("Actas en blanco")}, frame=acta_frame(blanks)
     )
     return _pdf(pdf, f"actas-en-blanco-{count}.pdf")
 

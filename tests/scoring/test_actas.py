@@ -101,3 +101,30 @@ def test_the_result_history_links_to_the_acta() -> None:
     client.force_login(t.control)
     page = client.get(reverse("scoring:result_history", args=[t.tournament.slug, t.match.pk]))
     assert reverse("scoring:acta_pdf", args=[t.tournament.slug, t.match.pk]) in page.content.decode()
+
+
+def test_a_match_to_four_juegos_has_seven_boxes_on_one_page_amm_1_7_a() -> None:
+    t = table(games_to_win=4)
+    client = Client()
+    client.force_login(t.control)
+    response = client.get(reverse("scoring:acta_pdf", args=[t.tournament.slug, t.match.pk]))
+    save_preview(response.content, "acta-a-cuatro")
+    pages, text = pdf_text(response.content)
+    assert pages == 1 and "A 4 juegos ganados" in text and "Juego 7" in text and "Juego 8" not in text
+
+
+def test_notes_that_do_not_fit_are_counted_not_lost_off_the_page() -> None:
+    import dataclasses
+
+    from django.template.loader import render_to_string
+
+    from scoring.selectors.actas import acta_for
+
+    t = table()
+    acta = acta_for(t.match, url="http://mus.test/")
+    fit = acta.layout.notes_fit
+    crowded = dataclasses.replace(acta, notes=tuple(f"Nota número {i} del juez." for i in range(1, fit + 4)))
+    pages, text = pdf_text(pdf_from_html(render_to_string("scoring/print/acta.html", {"acta": crowded})))
+    assert pages == 1
+    assert f"Nota número {fit} del juez." in text and f"Nota número {fit + 1} del juez." not in text
+    assert "… y 3 notas más: véase el historial de la partida." in text

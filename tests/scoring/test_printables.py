@@ -5,12 +5,14 @@ in the test process (``print_job_task.apply``); tests/scoring/test_printables_wo
 real worker."""
 
 import datetime
+import io
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from pypdf import PdfReader
 
 import scoring.printing
 from scoring.models import MatchClock, PrintJob
@@ -46,6 +48,11 @@ def staff(sim: Any) -> Client:
 def ask(client: Client, sim: Any, **data: Any) -> Any:
     url = reverse("scoring:printables", args=[sim.tournament.slug])
     return client.post(url, {"kind": "actas", "round": 1, **data})
+
+
+def page_texts(content: bytes) -> list[str]:
+    reader = PdfReader(io.BytesIO(content))
+    return [" ".join((page.extract_text() or "").split()) for page in reader.pages]
 
 
 def run_queued() -> None:
@@ -349,7 +356,9 @@ def test_the_running_demos_current_round_prints_with_its_clocks_sanctions_and_su
     lost = Sanction.objects.get(match__round=current, step=Sanction.Step.JUEGO, status="in_force")
     assert f"Juez: pérdida de un juego a la pareja {lost.pair.number} (AMM 3.20.c)." in text
     started = MatchClock.objects.filter(match__round=current).values_list("started_at", flat=True).first()
-    assert f"Reloj en marcha desde: {timezone.localtime(started):%H:%M}" in text
+    # Every table's clock started at once: each page has the frame's label and the time on its line.
+    for page in page_texts(content):
+        assert "Reloj en marcha desde:" in page and f"{timezone.localtime(started):%H:%M}" in page
     assert text.count(f"Ronda {current.number} · Mesa") == pages
     for kind, number in (("draw_tables", current.number), ("draw_players", current.number), ("standings", 0)):
         assert printed(client, demo, kind, number)[0] >= 1
