@@ -225,6 +225,10 @@ SPECTACULAR_SETTINGS = {
         # An acta's status and source appear in two components (an acta, and the acta just entered).
         "SubmissionStatusEnum": "scoring.models.ResultSubmission.Status",
         "SubmissionSourceEnum": "scoring.models.ResultSubmission.Source",
+        # A printable's kind and status (scoring.api.printables), apart from a round's kind and status.
+        "PrintableKindEnum": "scoring.models.PrintJob.Kind",
+        "KindEnum": "torneo.models.Round.Kind",  # the name a round's kind had before
+        "PrintableStatusEnum": "scoring.models.PrintJob.Status",
     },
 }
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -91,10 +91,15 @@ def sanction_line(sanction: Sanction) -> str:
     }
 
 
-def match_notes(match: Match) -> list[str]:
-    """The sanctions in force given in a partida, for its acta and the result desk."""
-    rows = Sanction.objects.filter(match=match, status=Sanction.Status.IN_FORCE).select_related("pair")
-    return [sanction_line(s) for s in rows.order_by("given_at", "pk")]
+def match_notes(matches: Sequence[Match]) -> dict[int, list[str]]:
+    """The sanctions in force given in each partida, by match id, for its acta and the result desk
+    (scoring.acta's source): one query."""
+    rows = Sanction.objects.filter(match__in=[m.pk for m in matches], status=Sanction.Status.IN_FORCE)
+    found: dict[int, list[str]] = {}
+    for sanction in rows.select_related("pair").order_by("given_at", "pk"):
+        if sanction.match_id is not None:
+            found.setdefault(sanction.match_id, []).append(sanction_line(sanction))
+    return found
 
 
 def open_counts(tournament: Tournament, matches: Iterable[Match]) -> dict[int, int]:
@@ -118,14 +123,17 @@ def substitutions(match: Match) -> list[Substitution]:
     return list(rows.order_by("pk"))
 
 
-def substitution_notes(match: Match) -> list[str]:
-    """The suplentes of a partida as its acta writes them (AMM 5.8)."""
-    return [
-        _("Suplente: %(s)s juega por %(r)s (pareja %(p)s, AMM 5.8).")
-        % {"s": s.name, "r": s.replaced.full_name, "p": s.pair.number}
-        + (" " + _("Fuerza mayor: %(m)s") % {"m": s.reason} if s.force_majeure else "")
-        for s in substitutions(match)
-    ]
+def substitution_notes(matches: Sequence[Match]) -> dict[int, list[str]]:
+    """The suplentes of each partida as its acta writes them (AMM 5.8), by match id: one query."""
+    rows = Substitution.objects.filter(match__in=[m.pk for m in matches], status=Substitution.Status.ACTIVE)
+    found: dict[int, list[str]] = {}
+    for s in rows.select_related("pair", "replaced").order_by("pk"):
+        found.setdefault(s.match_id, []).append(
+            _("Suplente: %(s)s juega por %(r)s (pareja %(p)s, AMM 5.8).")
+            % {"s": s.name, "r": s.replaced.full_name, "p": s.pair.number}
+            + (" " + _("Fuerza mayor: %(m)s") % {"m": s.reason} if s.force_majeure else "")
+        )
+    return found
 
 
 def pair_substitutions(pair: Pair) -> list[Substitution]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Sequence
@@ -51,8 +52,11 @@ class Acta:
     """1 … the most juegos a partida can have (2 × juegos to win − 1): a box each."""
     notes: tuple[str, ...]
     url: str
-    qr: str
-    """The QR code as a PNG data URI, one pixel per module (print CSS scales it without smoothing)."""
+
+    @functools.cached_property
+    def qr(self) -> str:
+        """The QR code of ``url`` (none on a blank acta): made when printed, by the worker."""
+        return qr_png(self.url) if self.url else ""
 
     @property
     def blank(self) -> bool:
@@ -154,7 +158,7 @@ def _terms(tournament: Tournament) -> dict[str, object]:
     }
 
 
-def _acta(match: Match, *, url: str, started: datetime.datetime | None) -> Acta:
+def _acta(match: Match, *, url: str, started: datetime.datetime | None, notes: list[str]) -> Acta:
     assert match.pair_a is not None and match.pair_b is not None, "an exenta has no acta"
     return Acta(
         **_terms(match.round.tournament),  # type: ignore[arg-type]
@@ -163,16 +167,15 @@ def _acta(match: Match, *, url: str, started: datetime.datetime | None) -> Acta:
         pair_a=_pair(match.pair_a),
         pair_b=_pair(match.pair_b),
         clock_started=None if started is None else timezone.localtime(started),
-        notes=tuple(acta.notes(match)),
+        notes=tuple(notes),
         url=url,
-        qr=qr_png(url),
     )
 
 
 def acta_for(match: Match, *, url: str) -> Acta:
     """The acta of a played partida (``url``: the absolute address of its page, for the QR code)."""
     started = MatchClock.objects.filter(match=match).values_list("started_at", flat=True).first()
-    return _acta(match, url=url, started=started)
+    return _acta(match, url=url, started=started, notes=acta.notes(match))
 
 
 def round_matches(round_: Round) -> list[Match]:
@@ -184,10 +187,14 @@ def round_matches(round_: Round) -> list[Match]:
 
 
 def round_actas(round_: Round, *, url_for: Callable[[Match], str]) -> list[Acta]:
-    """Every acta of a round, by table (``url_for``: each partida's absolute address)."""
+    """Every acta of a round, by table (``url_for``: each partida's absolute address), in a fixed
+    number of queries: the matches and their players, the clocks, one per source of notes."""
     matches = round_matches(round_)
     started = dict(MatchClock.objects.filter(match__round=round_).values_list("match_id", "started_at"))
-    return [_acta(match, url=url_for(match), started=started.get(match.pk)) for match in matches]
+    notes = acta.notes_by_match(matches)
+    return [
+        _acta(match, url=url_for(match), started=started.get(match.pk), notes=notes[match.pk]) for match in matches
+    ]
 
 
 def blank_actas(tournament: Tournament, *, count: int) -> list[Acta]:
@@ -201,7 +208,6 @@ def blank_actas(tournament: Tournament, *, count: int) -> list[Acta]:
         clock_started=None,
         notes=(),
         url="",
-        qr="",
     )
     return [blank] * count
 

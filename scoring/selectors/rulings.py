@@ -38,18 +38,21 @@ def _who(ruling: HandRuling) -> str:
     return user.get_full_name() or user.get_username()
 
 
-def ruling_notes(match: Match) -> list[str]:
-    """The acta's notes of the partida's rulings in force: juego, mano, articles, the tantos after
-    the hand, who and when («el juez … hará constar en el acta», AMM 5.4.1's way for rulings)."""
+def ruling_notes(matches: Sequence[Match]) -> dict[int, list[str]]:
+    """The acta's notes of each partida's rulings in force, by match id (scoring.acta's source,
+    one query): juego, mano, articles, the tantos after the hand, who and when («el juez … hará
+    constar en el acta», AMM 5.4.1's way for rulings)."""
     rulings = (
-        HandRuling.objects.filter(is_current=True, hand__is_current=True, hand__game__match=match)
+        HandRuling.objects.filter(
+            is_current=True, hand__is_current=True, hand__game__match__in=[m.pk for m in matches]
+        )
         .select_related("hand__game", "ruled_by")
         .order_by("hand__game__number", "hand__number")
     )
-    notes = []
+    notes: dict[int, list[str]] = {}
     for ruling in rulings:
         when = date_format(timezone.localtime(ruling.ruled_at), "SHORT_DATETIME_FORMAT")
-        notes.append(
+        notes.setdefault(ruling.hand.game.match_id, []).append(
             _(
                 "Fallo del juez en el juego %(g)d, mano %(n)d (AMM %(articles)s): %(a)d-%(b)d tras la mano; "
                 "%(who)s, %(when)s."

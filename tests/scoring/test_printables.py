@@ -362,3 +362,20 @@ def test_the_running_demos_current_round_prints_with_its_clocks_sanctions_and_su
     assert text.count(f"Ronda {current.number} · Mesa") == pages
     for kind, number in (("draw_tables", current.number), ("draw_players", current.number), ("standings", 0)):
         assert printed(client, demo, kind, number)[0] >= 1
+
+
+def test_a_rounds_actas_are_read_in_a_fixed_number_of_queries(sim: Any) -> None:
+    """The notes of every table come from one query per source (sanctions, suplentes, rulings),
+    not one per table: asking for a 500-table round's actas answers at once."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.selectors.printables import round_actas_printable
+
+    with CaptureQueriesContext(connection) as few:
+        round_actas_printable(sim.tournament, 1, "http://mus.test/")
+    more = new_tournament(41)
+    publish_next_round(more)
+    with CaptureQueriesContext(connection) as many:
+        printable = round_actas_printable(more.tournament, 1, "http://mus.test/")
+    assert len(printable.items) == 20 and len(many) == len(few)

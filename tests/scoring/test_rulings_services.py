@@ -157,8 +157,8 @@ def test_the_acta_notes_the_rulings_in_force_amm_4_2() -> None:
     t = table()
     hand = lie(t)
     ruling = hand_ruling_confirm(hand=hand, by=t.juez, facts={}).ruling
-    (note,) = ruling_notes(t.match)
+    (note,) = ruling_notes([t.match])[t.match.pk]
     assert "juego 1, mano 1" in note and "4.1a, 4.2.b, 4.2.c, 4.2.d, 4.2.e" in note and "4-1" in note
     assert note in acta.notes(t.match)
     hand_ruling_withdraw(ruling=ruling, by=t.juez)
-    assert ruling_notes(t.match) == []
+    assert ruling_notes([t.match]) == {}
