@@ -154,6 +154,15 @@ def _serving(port: int) -> bool:
     return True
 
 
+def _as_from_a_terminal() -> None:
+    """The signals a terminal's shell hands its commands: Ctrl-C, Ctrl-\\ and a hangup not ignored.
+    This test process may have inherited them ignored (a test command started in the background by
+    a non-interactive shell, or under nohup, as CI may do), and a shell started with a signal
+    ignored can never trap it: run.sh would never hear the Ctrl-C this file sends it."""
+    for number in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
+
+
 @pytest.fixture
 def run(tmp_path: Path) -> Iterator[Run]:
     """scripts/run.sh, started as `bash scripts/run.sh` and left once the site answers HTTP on its port."""
@@ -172,6 +181,7 @@ def run(tmp_path: Path) -> Iterator[Run]:
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            preexec_fn=_as_from_a_terminal,
         )
     started = Run(script, env, marker, port, tmp_path / "var", log)
     try:
