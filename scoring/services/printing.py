@@ -107,7 +107,26 @@ def printable_run(*, job_id: int) -> bool:
         return False
     done = len(printable.items)
     rows.update(status=PrintJob.Status.DONE, pdf=pdf, pages=pages, done=done, finished_at=timezone.now())
+    _prune(job)
     return True
+
+
+KEEP = 3
+"""Versions of a document kept with their PDF (the newest): a round reprinted after every sanction
+must not fill the database with megabytes of old actas."""
+
+
+def _prune(job: PrintJob) -> None:
+    """Forget all but the newest KEEP finished versions of ``job``'s document."""
+    versions = PrintJob.objects.filter(
+        tournament_id=job.tournament_id,
+        kind=job.kind,
+        round_number=job.round_number,
+        status__in=(PrintJob.Status.DONE, PrintJob.Status.FAILED),
+    ).order_by("-finished_at", "-pk")
+    old = list(versions.values_list("pk", flat=True)[KEEP:])
+    if old:
+        PrintJob.objects.filter(pk__in=old).delete()
 
 
 def printables_sweep(*, now: datetime.datetime | None = None) -> int:

@@ -40,7 +40,11 @@ def fits(browser) -> None:
     """Nothing overflows sideways on the phone."""
     width = browser.execute_script("return document.documentElement.clientWidth;")
     assert width <= PHONE
-    assert browser.execute_script("return document.documentElement.scrollWidth;") <= PHONE
+    widest = browser.execute_script(
+        "return Array.from(document.querySelectorAll('main *')).map(e => [Math.round(e.getBoundingClientRect().right),"
+        " e.tagName + ' ' + (e.textContent || '').trim().slice(0, 60)]).sort((a, b) => b[0] - a[0]).slice(0, 3);"
+    )
+    assert browser.execute_script("return document.documentElement.scrollWidth;") <= PHONE, widest
 
 
 def submit(browser, button) -> None:

@@ -13,7 +13,7 @@ from tests.e2e.test_referees_browser import fits, log_in, submit
 from tests.factories import UserFactory, grant
 from tests.scoring import playing, publish_next_round
 from tests.torneo.simulation import new_tournament
-from torneo.models import Tournament
+from torneo.models import Pair, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -33,6 +33,9 @@ def test_the_juez_rules_on_a_hand_from_a_phone_amm_4_4_b(live_server, browser):
     round_ = publish_next_round(sim)
     juez = grant(UserFactory(username="juez-fallo"), sim.tournament, "juez")
     match = playing(round_)[0]
+    # A long pair name (real ones are: «Los de la Peña Etxeberria de Lasarte-Oria»): the hand's page
+    # still fits the phone (it ran 4 px over when the factories' numbers grew long).
+    Pair.objects.filter(pk=match.pair_b_id).update(name="Los de la Peña Etxeberria de Lasarte-Oria 1234567")
     hand = hand_record(match=match, by=juez, record={"hands": HANDS, "declarations": LIE}, mano="a").hand
     assert not hand.counted
 

@@ -379,3 +379,16 @@ def test_a_rounds_actas_are_read_in_a_fixed_number_of_queries(sim: Any) -> None:
     with CaptureQueriesContext(connection) as many:
         printable = round_actas_printable(more.tournament, 1, "http://mus.test/")
     assert len(printable.items) == 20 and len(many) == len(few)
+
+
+def test_only_the_newest_versions_of_a_document_are_kept(sim: Any) -> None:
+    """A round reprinted after each change keeps its three newest PDFs, not every one."""
+    client = staff(sim)
+    match = playing(sim.rounds[0])[0]
+    for n in range(5):
+        Pair.objects.filter(pk=match.pair_a_id).update(name=f"Versión {n}")
+        ask(client, sim)
+        run_queued()
+    kept = PrintJob.objects.filter(kind="actas").order_by("-finished_at")
+    assert kept.count() == svc.KEEP == 3
+    assert "Versión 4" in pdf_text(bytes(kept.first().pdf))[1]
