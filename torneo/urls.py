@@ -10,6 +10,7 @@ from django.urls import include, path
 
 from torneo.ratelimit import limit_login
 from torneo.views import accounts, registrations, rounds, tournaments
+from torneo.views.health import health_view
 
 tournament_patterns = [
     path("", tournaments.tournament_detail, name="tournament_detail"),
@@ -77,6 +78,8 @@ urlpatterns = [
     path("cuenta/contrasena/", accounts.password_change, name="password_change"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("torneo.api.urls")),
+    # The site's health (database, broker, beat) for the venue's laptop and a load balancer.
+    path("salud/", health_view, name="health"),
     path("admin/login/", limit_login(admin.site.login)),  # before admin.site.urls, which has its own
     path("admin/", admin.site.urls),
 ]
