@@ -11,15 +11,19 @@ matches the round (scoring.services.printing reuses it until the round's data ch
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import datetime
 import functools
 import hashlib
+import io
 import json
 from collections.abc import Callable, Sequence
+from typing import Any, cast
 
-import segno
+import zxingcpp
 from django.utils import timezone
+from PIL import Image
 
 from scoring import acta
 from scoring.models import MatchClock
@@ -135,11 +139,18 @@ class ActaLayout:
 
 
 def qr_png(url: str) -> str:
-    """The address as a QR code (segno): a PNG data URI of one pixel per module, a few hundred
-    bytes, that the print stylesheet scales to 30 mm without smoothing (sharp on paper). WeasyPrint
-    draws an image once per page at no cost, where an SVG's path is parsed and drawn per acta."""
-    uri: str = segno.make(url, error="m").png_data_uri(scale=1, border=2)
-    return uri
+    """The address as a QR code (zxing-cpp, error correction M): a PNG data URI of one pixel per
+    module with its quiet zone, a few hundred bytes, that the print stylesheet scales to 30 mm
+    without smoothing (sharp on paper). About half a millisecond (segno, pure Python, took eight
+    times as long: a tenth of a round's printing); WeasyPrint draws an image at no cost, where an
+    SVG's path is parsed and drawn for every acta."""
+    code = zxingcpp.create_barcode(url, zxingcpp.BarcodeFormat.QRCode, ec_level="M")
+    image: Any = code.to_image(scale=1, add_quiet_zones=True)  # a buffer of one byte per pixel
+    pixels = memoryview(image)
+    height, width = cast(tuple[int, int], pixels.shape)
+    png = io.BytesIO()
+    Image.frombytes("L", (width, height), pixels.tobytes()).save(png, "PNG")
+    return "data:image/png;base64," + base64.b64encode(png.getvalue()).decode()
 
 
 def _pair(pair: Pair) -> ActaPair:

@@ -128,3 +128,17 @@ def test_notes_that_do_not_fit_are_counted_not_lost_off_the_page() -> None:
     assert pages == 1
     assert f"Nota número {fit} del juez." in text and f"Nota número {fit + 1} del juez." not in text
     assert "… y 3 notas más: véase el historial de la partida." in text
+
+
+def test_the_printed_qr_code_reads_as_the_partidas_address_amm_3_16() -> None:
+    """What a phone reads from the printed acta's QR code (zxing-cpp decoding the rendered page)
+    is the address of the partida's page, where its result is entered and confirmed."""
+    import zxingcpp
+
+    t = table()
+    client = Client()
+    client.force_login(t.control)
+    content = client.get(reverse("scoring:acta_pdf", args=[t.tournament.slug, t.match.pk])).content
+    page = pypdfium2.PdfDocument(content)[0].render(scale=200 / 72).to_pil()
+    found = [code.text for code in zxingcpp.read_barcodes(page) if code.format == zxingcpp.BarcodeFormat.QRCode]
+    assert found == [f"http://testserver/torneos/{t.tournament.slug}/partidas/{t.match.pk}/manos/"]

@@ -85,6 +85,15 @@ def test_a_rounds_actas_print_in_one_pdf_a_page_per_table_and_none_for_the_exent
         assert f"/partidas/{match.pk}/manos/" in text  # its QR code's address
     bye = sim.rounds[0].matches.get(pair_b=None)
     assert bye.pair_a.display_name not in text  # an exenta has no acta
+    # The QR code of the first page, drawn over the shared frame, reads as the first table's address.
+    import pypdfium2
+    import zxingcpp
+
+    first = playing(sim.rounds[0])[0]
+    image = pypdfium2.PdfDocument(pdf.content)[0].render(scale=200 / 72).to_pil()
+    assert [c.text for c in zxingcpp.read_barcodes(image)] == [
+        f"http://testserver/torneos/{sim.tournament.slug}/partidas/{first.pk}/manos/"
+    ]
 
 
 def test_the_rounds_actas_are_reused_until_its_data_change_amm_3_16(sim: Any) -> None:
