@@ -38,10 +38,19 @@ ROOT = Path(__file__).resolve().parents[2]
 STARTUP = 20.0  # seconds a worker may take to start and write what is due
 
 
-def start_worker(var_dir: Path, log: Path) -> subprocess.Popen[bytes]:
+def start_worker(
+    var_dir: Path, log: Path, *, schedule: Path | None = None, **extra_env: str
+) -> subprocess.Popen[bytes]:
     """``celery worker --beat`` in its own process group (beat is a child process: one killpg
-    takes both), its own broker and beat schedule under ``var_dir``, ticking every second."""
-    env = {**os.environ, "DATABASE_URL": database_url(), "VAR_DIR": str(var_dir), "CLOCK_TICK_SECONDS": "1"}
+    takes both), its own broker and beat schedule under ``var_dir`` (the schedule elsewhere with
+    ``schedule``), ticking every second; ``extra_env``: more environment for the worker."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "VAR_DIR": str(var_dir),
+        "CLOCK_TICK_SECONDS": "1",
+        **extra_env,
+    }
     with log.open("ab") as out:
         return subprocess.Popen(
             [
@@ -55,7 +64,7 @@ def start_worker(var_dir: Path, log: Path) -> subprocess.Popen[bytes]:
                 "--pool=solo",
                 "--loglevel=INFO",
                 "--schedule",
-                str(var_dir / "beat-schedule"),
+                str(schedule or var_dir / "beat-schedule"),
                 "--pidfile=",
             ],
             cwd=ROOT,

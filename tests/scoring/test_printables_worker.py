@@ -7,9 +7,6 @@ names a job this database does not have, and the worker's claim leaves it alone.
 from __future__ import annotations
 
 import datetime
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,51 +16,23 @@ from django.utils import timezone
 from scoring.models import PrintJob
 from scoring.services.printing import printable_request
 from tests.scoring import publish_next_round
-from tests.scoring.test_clocks_worker import kill, wait_for
+from tests.scoring.test_clocks_worker import kill, start_worker, wait_for
 from tests.torneo.simulation import new_tournament
-from tests.torneo.test_celery_worker import database_url
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def start_worker(tmp_path: Path, log: Path) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "VAR_DIR": str(settings.VAR_DIR),
-        "PRINT_SWEEP_SECONDS": "1",
-        "PRINT_QUEUE_GRACE_SECONDS": "60",  # the first job must come through its message, not the sweep
-    }
-    with log.open("ab") as out:
-        return subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "torneo.celery",
-                "worker",
-                "--beat",
-                "--pool=solo",
-                "--loglevel=INFO",
-                "--schedule",
-                str(tmp_path / "beat-schedule"),
-                "--pidfile=",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
 
 
 def test_a_real_worker_prints_a_rounds_actas_and_beat_runs_a_job_whose_message_was_lost(tmp_path: Path) -> None:
     sim = new_tournament(11)
     publish_next_round(sim)
     log = tmp_path / "worker.log"
-    worker = start_worker(tmp_path, log)
+    worker = start_worker(
+        Path(settings.VAR_DIR),
+        log,
+        schedule=tmp_path / "beat-schedule",
+        PRINT_SWEEP_SECONDS="1",
+        PRINT_QUEUE_GRACE_SECONDS="60",  # the first job must come through its message, not the sweep
+    )
     try:
         job = printable_request(
             tournament=sim.tournament, kind="actas", round_number=1, by=sim.organizer, base_url="http://mus.test/"
