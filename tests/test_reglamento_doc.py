@@ -1,7 +1,6 @@
 """docs/reglamento.md stays true: every test it names exists, and every test whose name cites an
 AMM article appears in the table (so a rule implemented and tested is never left out of it)."""
 
-import ast
 import re
 from pathlib import Path
 
@@ -10,14 +9,18 @@ DOC = ROOT / "docs" / "reglamento.md"
 REFERENCE = re.compile(r"`(tests/[\w/]+\.py)?((?:::\w+)+)`")
 
 
+DEFINITION = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+
+
 def defined_tests() -> dict[str, set[str]]:
-    """Every test function name, by file (class methods included)."""
-    found: dict[str, set[str]] = {}
-    for path in (ROOT / "tests").rglob("test_*.py"):
-        tree = ast.parse(path.read_text())
-        names = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
-        found[str(path.relative_to(ROOT))] = names
-    return found
+    """Every function name, by file (class methods included). Read with a pattern, not ``ast``:
+    CPython 3.11's ``ast.parse`` fails with «AST constructor recursion depth mismatch» in a process
+    where a RecursionError happened before (the bad-input tests send JSON nested too deep), and
+    this test may share its pytest worker with them."""
+    return {
+        str(path.relative_to(ROOT)): set(DEFINITION.findall(path.read_text()))
+        for path in (ROOT / "tests").rglob("test_*.py")
+    }
 
 
 def referenced() -> list[tuple[str, str]]:

@@ -1,6 +1,8 @@
 """Fuzzing (hypothesis) of the parsers a stranger's input reaches, through their fixed command-line
-contracts (DESIGN.md): whatever JSON arrives, each line gets a JSON answer — a result or
-``{"error": …}`` in Spanish — and no parser raises anything but its documented error. Inputs are
+contracts (DESIGN.md) — the engine's, and the other pure cores' (the clock, the draw), kept here
+with the engine's so that they run once, with no database: whatever JSON arrives, each line gets
+a JSON answer — a result or ``{"error": …}`` in Spanish — and no parser raises anything but its
+documented error. Inputs are
 random JSON values and, with higher odds, objects with the contracts' own keys and plausible values
 (cards, bets, seats, lances, minutes), where the parsers' deeper branches are.
 
