@@ -43,6 +43,7 @@ class Action(StrEnum):
     HANDS_RECORD = "hands.record"  # recorded hands of any match (the players of a match: their own)
     HANDS_RULE = "hands.rule"  # the juez's rulings on recorded hands (AMM chapter IV)
     PERSONAL_DATA_ERASE = "personal_data.erase"  # a player's document, phone and e-mail, on request (RGPD)
+    AUDIT_VIEW = "audit.view"  # the log of every change: who, when, before -> after (torneo/selectors/audit.py)
 
 
 _O, _C, _J = Role.ORGANIZER, Role.CONTROL, Role.JUEZ
@@ -65,6 +66,7 @@ MATRIX: dict[Action, frozenset[str]] = {
     Action.HANDS_RECORD: frozenset({_O, _C, _J}),
     Action.HANDS_RULE: frozenset({_O, _J}),
     Action.PERSONAL_DATA_ERASE: frozenset({_O}),
+    Action.AUDIT_VIEW: frozenset({_O}),
 }
 
 
@@ -107,6 +109,7 @@ PAGE_ACTIONS: dict[str, tuple[Action, ...]] = {
     "referees:juez_desk": (Action.INCIDENTS_MANAGE,),
     "referees:incident_log": (Action.VIEW_PRIVATE,),
     "scoring:printables": (Action.VIEW_PRIVATE,),
+    "torneo:manage_audit": (Action.AUDIT_VIEW,),
 }
 
 

@@ -9,7 +9,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from torneo.ratelimit import limit_login
-from torneo.views import accounts, registrations, rounds, tournaments
+from torneo.views import accounts, audit, registrations, rounds, tournaments
 from torneo.views.health import health_view
 
 tournament_patterns = [
@@ -33,6 +33,8 @@ tournament_patterns = [
         registrations.player_erase_view,
         name="manage_player_erase",
     ),
+    path("gestion/cambios/", audit.audit_log, name="manage_audit"),
+    path("gestion/cambios.csv", audit.audit_export, name="manage_audit_export"),
     path("gestion/importar/", registrations.pairs_import, name="manage_pairs_import"),
     path("gestion/exportar.csv", registrations.pairs_export, name="manage_pairs_export"),
     path("live.json", tournaments.tournament_live, name="tournament_live"),

@@ -116,6 +116,8 @@ class Sanction(models.Model):
     warning = models.ForeignKey(DelayWarning, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     result = models.ForeignKey(ResultSubmission, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
+    history = HistoricalRecords()  # the organizer's log of changes (torneo/selectors/audit.py)
+
     class Meta:
         verbose_name = _("sanción")
         verbose_name_plural = _("sanciones")

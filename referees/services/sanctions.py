@@ -31,6 +31,7 @@ from scoring.selectors.clocks import match_clock
 from scoring.services.clocks import clock_juego, clock_warning
 from scoring.services.results import result_submit
 from torneo.errors import NotAllowed, TournamentError
+from torneo.history import update_with_history
 from torneo.identity import clean_text
 from torneo.models import Match, Pair, Round, Tournament
 from torneo.permissions import Action, can
@@ -219,8 +220,11 @@ def sanction_give(
             _walkovers_after_expulsion(pair=pair, by=by, reason=words, current=match)
         sanction.save(update_fields=["warning", "juego", "result"])
         if incident is not None:
-            Incident.objects.filter(pk=incident.pk).update(
-                status=Incident.Status.SANCTIONED, closed_by=signed_in(by), closed_at=timezone.now()
+            update_with_history(
+                Incident.objects.filter(pk=incident.pk),
+                status=Incident.Status.SANCTIONED,
+                closed_by=signed_in(by),
+                closed_at=timezone.now(),
             )
     live_bump(tournament_id=tournament.pk)
     return sanction

@@ -15,6 +15,7 @@ from referees.models import Substitution
 from referees.rules.substitutes import Facts, Refusal, refusals
 from scoring.models import MatchClock
 from torneo.errors import NotAllowed, TournamentError
+from torneo.history import update_with_history
 from torneo.identity import clean_text, identity_key, normalize_document, normalize_name, validate_document
 from torneo.models import Match, Pair, Player, Tournament
 from torneo.permissions import Action, can
@@ -120,7 +121,9 @@ def substitute_authorise(
         broken = refusals(facts)
         if broken and not force_majeure:
             raise ValidationError({"first_name": [_message(r) for r in broken]})
-        place.update(status=Substitution.Status.CANCELLED, cancelled_by=signed_in(by), cancelled_at=timezone.now())
+        update_with_history(
+            place, status=Substitution.Status.CANCELLED, cancelled_by=signed_in(by), cancelled_at=timezone.now()
+        )
         try:
             with transaction.atomic():
                 substitution = Substitution.objects.create(

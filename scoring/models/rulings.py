@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 from scoring.models.hands import RecordedHand, Side
 
@@ -39,6 +40,8 @@ class HandRuling(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    history = HistoricalRecords()  # the organizer's log of changes (torneo/selectors/audit.py)
 
     class Meta:
         verbose_name = _("fallo del juez")

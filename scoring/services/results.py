@@ -41,6 +41,7 @@ from django.utils.translation import ngettext
 
 from scoring.models import ResultSubmission
 from torneo.errors import Conflict, NotAllowed, TournamentError
+from torneo.history import update_with_history
 from torneo.models import Match, Pair, Round, Tournament, TournamentRole
 from torneo.permissions import MATRIX, Action, can, is_member_of, roles_for
 from torneo.services.live import live_bump
@@ -433,7 +434,8 @@ def result_submit(
             # Nothing public changes, but the players' pages show what awaits their confirmation.
             live_bump(tournament_id=tournament.pk)
         else:
-            match.submissions.filter(status=Status.CONFIRMED).exclude(pk=sub.pk).update(status=Status.SUPERSEDED)
+            superseded = match.submissions.filter(status=Status.CONFIRMED).exclude(pk=sub.pk)
+            update_with_history(superseded, status=Status.SUPERSEDED)
             _apply(match, sub)
         return sub
 
@@ -554,7 +556,7 @@ def _disagreement_message(match: Match, disputed: Sequence[ResultSubmission]) ->
 
 
 def _confirm(match: Match, sub: ResultSubmission, by: User) -> ResultSubmission:
-    match.submissions.filter(status=Status.CONFIRMED).update(status=Status.SUPERSEDED)
+    update_with_history(match.submissions.filter(status=Status.CONFIRMED), status=Status.SUPERSEDED)
     sub.status, sub.confirmed_by, sub.confirmed_at = Status.CONFIRMED, signed_in(by), timezone.now()
     sub.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     _apply(match, sub)
@@ -731,6 +733,8 @@ def result_resolve(
         for version in disputed:
             version.status = Status.SUPERSEDED if _same(version, data) else Status.REJECTED
             version.save(update_fields=["status"])
-        match.submissions.filter(status=Status.CONFIRMED).exclude(pk=decision.pk).update(status=Status.SUPERSEDED)
+        update_with_history(
+            match.submissions.filter(status=Status.CONFIRMED).exclude(pk=decision.pk), status=Status.SUPERSEDED
+        )
         _apply(match, decision)
         return decision

@@ -43,6 +43,7 @@ MENU_PAGES: dict[str, set[str]] = {
     "referees:juez_desk": {"juez", "organizer", "superuser"},  # incidents and sanctions (AMM 5.3.a, 5.4)
     "referees:incident_log": VIEWERS_PRIVATE,  # the mesa reads why a result changed
     "scoring:printables": VIEWERS_PRIVATE,  # actas (AMM 3.16), wall sheets, standings on paper
+    "torneo:manage_audit": ORGANIZER,  # the log of every change, who and when (issue 18)
 }
 CONDITIONAL = {"scoring:bracket": "bracket", "scoring:results_queue": "double_check"}
 
@@ -58,6 +59,7 @@ SUB_PAGES: dict[str, tuple[str, set[str]]] = {
     "scoring:standings_csv": ("scoring:standings", EVERYONE),
     "scoring:classification_csv": ("scoring:classification", EVERYONE),
     "referees:incident_log_csv": ("referees:incident_log", VIEWERS_PRIVATE),
+    "torneo:manage_audit_export": ("torneo:manage_audit", ORGANIZER),
     "referees:substitutes": ("referees:juez_desk", {"juez", "organizer", "superuser"}),  # AMM 5.8
     "scoring:blank_actas_pdf": ("scoring:printables", VIEWERS_PRIVATE),  # its form's target (GET)
 }

@@ -77,6 +77,7 @@ STAFF = (
     Entry("referees:incident_log", _("Incidencias")),
     Entry("scoring:hands_index", _("Manos anotadas")),
     Entry("scoring:printables", _("Imprimir")),
+    Entry("torneo:manage_audit", _("Cambios")),
 )
 
 

@@ -33,6 +33,7 @@ from scoring.services.hands.records import Side, engine_record, other, to_match_
 from scoring.services.hands.result import ResultNote
 from scoring.services.hands.writes import after_write, lock_hand
 from torneo.errors import Conflict, NotAllowed, TournamentError
+from torneo.history import update_with_history
 from torneo.models import Match
 from torneo.permissions import Action, can
 from torneo.typing import User, signed_in_or_none
@@ -105,7 +106,7 @@ def hand_ruling_confirm(
         score_a, score_b = to_match_frame(score, hand.mano_side)
         winner = answer["game_winner"]
         side = "" if winner is None else (hand.mano_side if winner == "A" else other(hand.mano_side))
-        HandRuling.objects.filter(hand=hand, is_current=True).update(is_current=False)
+        update_with_history(HandRuling.objects.filter(hand=hand, is_current=True), is_current=False)
         ruling = HandRuling.objects.create(
             hand=hand,
             facts=stored,
