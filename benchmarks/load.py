@@ -1,125 +1,160 @@
-"""Load test of a real server: parallel result corrections and public registrations over HTTP.
+"""The largest event on record, on a real server: 1,146 pairs, 500 phones, 573 results (issue 18).
 
 Run with ``.venv/bin/python benchmarks/load.py`` (SQLite in a temporary directory: the embedded
-default of ``scripts/run.sh``) or with ``DATABASE_URL=postgres://… .venv/bin/python benchmarks/load.py``
-(point it at a throwaway database: it migrates it and leaves its two tournaments there).
+default) or ``DATABASE_URL=postgres://… .venv/bin/python benchmarks/load.py`` (a throwaway
+database: it migrates it and leaves its tournament there). ``--quick`` runs a small version.
 
 What it does, in order:
 
-1. Migrates the database and builds, through the same services the site uses, a staff user with an
-   API token, a tournament in play (``--pairs`` pairs registered, checked in, round 1 drawn before
-   a juez and published) and a second tournament with its registration open.
-2. Starts what ``scripts/run.sh`` starts: ``gunicorn torneo.wsgi --workers 2 --threads 4`` on a
-   free local port and (unless ``--no-celery``) a Celery worker with beat, with a temporary
-   ``VAR_DIR``. With ``--url`` it starts nothing and uses that server instead, which must be
-   running on the same ``DATABASE_URL``.
-3. Fires, from ``--clients`` threads at once, shuffled together: ``--results`` result corrections
-   through the API (each one reads the round's results as the mesa de control would, then posts a
-   new result for one of the first ``--tables`` tables with the version it saw: of two corrections
-   of the same table at once one wins and the other gets 409, which is correct) and
-   ``--registrations`` anonymous registrations through ``POST /api/v1/tournaments/<slug>/registrations/``.
-4. Prints the counts by status code and the p50/p95 latencies of each kind of request, checks in
-   the database that every 201 it received is there (each registration's pair with its players;
-   each accepted result as a version of its match, the match showing the latest one), and exits
-   with 1 if any response was a 5xx, any request got no response at all, or anything accepted is
-   missing. ``--json PATH`` also writes the figures as JSON (the test tests/torneo/test_load.py
-   reads it).
+1. Starts what production runs, on a temporary ``VAR_DIR``: gunicorn (``--workers`` ×
+   ``--threads``) and a Celery worker with beat (the clocks' tick every ``CLOCK_TICK_SECONDS``).
+2. Builds the tournament **through the site**: the staff user's token, one CSV import of
+   ``--pairs`` pairs (``POST …/pairs/import/``), every check-in (``POST …/pairs/<n>/check-in/``),
+   round 1 prepared and published before a juez (``…/rounds/prepare/``, ``…/rounds/1/publish/``)
+   and every table's clock started (``…/clocks/start/``): from here on beat ticks 573 clocks.
+3. Measures a **trivial page on the idle server** (``live.json``: the Django stack, one small
+   answer), sequentially: the yardstick of the ratios below.
+4. Starts ``--phones`` simulated phones that behave like the pages' own script (static/js/live.js):
+   each opens one page (its pair's page, the standings, the round's draw or the results, with the
+   stylesheet), then polls ``live.json`` every ``--poll`` seconds and fetches its page again when the
+   version changed. While they run, the 573 results are entered **twice**: first by ``--mesas`` mesas
+   de control at a human pace (each looks the table up, then posts its result, one every
+   ``--mesa-interval`` seconds), then, as corrections of the same tables, flat out by ``--writers``
+   writers. A quiet period before each phase lets the phones settle.
+5. Prints, for each phase and kind of request, the count, p50/p95/max, the p95 as a ratio to the idle
+   trivial page, requests per second, errors by status, and reads every accepted result back from
+   the database. Exits 1 on any server error (5xx or no answer) or any accepted result missing.
+   ``--json PATH`` writes the figures.
 
-Rate limits: every registration comes from this one IP, so the servers it starts get
-``RATELIMIT_REGISTRATION=1000000/hour`` (torneo/ratelimit.py: the per-IP limit on public
-registrations, 10/hour by default) unless the environment already sets it or ``--keep-rate-limits``
-is given: the throttle still runs, it just lets the load reach the database. ``--server-env
-NAME=VALUE`` (repeatable) adds any other variable for the servers. Against a server of your own
-(``--url``), ``--registrations-token`` sends the registrations with the staff token (the staff are
-not limited) instead of anonymously. 429s are counted and reported, never taken for server errors.
+Goals (README, *Speed*): 0 server errors and 0 results lost; at the human pace every public
+page's p95 within 5× the idle trivial page and result entry's p95 under 300 ms.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
+import io
 import json
 import os
 import random
 import shutil
 import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
-from collections import Counter
+import uuid
+from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import contention
+
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS_SLUG = "carga-resultados"
-REGISTRATION_SLUG = "carga-inscripciones"
-FIRST = ["Antonio", "Begoña", "Carmen", "Daniel", "Elena", "Fermín", "Gloria", "Hugo", "Inés", "Jaime"]
-LAST = ["Abad", "Barrios", "Cano", "Díaz", "Esteban", "Font", "Garrido", "Herrero", "Ibarra", "Juárez"]
+SLUG = "gran-torneo"
+FIRST = ["Antonio", "Begoña", "Carmen", "Daniel", "Elena", "Fermín", "Gloria", "Hugo", "Inés", "Koldo"]
+LAST = ["Abad", "Barrios", "Cano", "Díaz", "Esteban", "Font", "Garrido", "Herrero", "Ibarra", "Juárez", "Larrea"]
+PUBLIC_KINDS = ("live", "standings", "round", "results", "pair", "static")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--results", type=int, default=200, help="result corrections (default 200)")
-    p.add_argument("--registrations", type=int, default=80, help="public registrations (default 80)")
-    p.add_argument("--pairs", type=int, default=16, help="pairs of the tournament in play (default 16)")
-    p.add_argument("--tables", type=int, default=4, help="tables the corrections go to (default 4)")
-    p.add_argument("--clients", type=int, default=40, help="client threads firing at once (default 40)")
-    p.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2, as scripts/run.sh)")
-    p.add_argument("--threads", type=int, default=4, help="gunicorn threads per worker (default 4, as run.sh)")
-    p.add_argument("--no-celery", action="store_true", help="do not start the Celery worker with beat")
-    p.add_argument("--url", help="use this running server (same DATABASE_URL) instead of starting one")
+    p.add_argument("--pairs", type=int, default=1146, help="pairs (default 1146: Bilbao 2010)")
+    p.add_argument("--phones", type=int, default=500, help="simulated phones (default 500)")
+    p.add_argument("--poll", type=float, default=10.0, help="seconds between a phone's polls (live.js: 10)")
+    p.add_argument("--mesas", type=int, default=4, help="mesas de control at a human pace (default 4)")
+    p.add_argument("--mesa-interval", type=float, default=2.0, help="seconds between a mesa's results (default 2)")
+    p.add_argument("--writers", type=int, default=12, help="writers flat out (default 12)")
+    p.add_argument("--settle", type=float, default=15.0, help="seconds of phones alone before each phase")
+    p.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
+    p.add_argument("--threads", type=int, default=4, help="gunicorn threads per worker (default 4)")
     p.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE", help="for the servers")
-    p.add_argument("--registrations-token", action="store_true", help="register with the staff token")
-    p.add_argument("--keep-rate-limits", action="store_true", help="leave RATELIMIT_REGISTRATION as it is")
+    p.add_argument("--quick", action="store_true", help="a small run: 64 pairs, 40 phones, 2 s polls")
     p.add_argument("--json", type=Path, help="also write the figures here, as JSON")
-    p.add_argument("--keep", action="store_true", help="keep the temporary directory (VAR_DIR, SQLite file)")
-    p.add_argument("--seed", type=int, default=2026)
-    return p.parse_args(argv)
+    p.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    p.add_argument("--seed", type=int, default=2010)
+    args = p.parse_args(argv)
+    if args.quick:
+        args.pairs, args.phones, args.poll, args.settle, args.mesa_interval = 64, 40, 2.0, 3.0, 0.3
+    # contention.start_servers reads these.
+    args.no_celery, args.keep_rate_limits = False, True
+    return args
 
 
-# --- the database: schema, the two tournaments, the checks afterwards ----------------------------
+# --- HTTP ------------------------------------------------------------------------------------------
 
 
-def setup_django(var_dir: Path) -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "torneo.settings")
-    os.environ["VAR_DIR"] = str(var_dir)
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-
-
-def database_facts() -> dict[str, Any]:
-    """The database in use and, on SQLite, what the settings' init_command and OPTIONS made of a
-    new connection (the same settings the server's connections get)."""
-    from django.conf import settings
-    from django.db import connection
-
-    facts: dict[str, Any] = {"vendor": connection.vendor}
-    with connection.cursor() as cursor:
-        if connection.vendor == "sqlite":
-            for pragma in ("journal_mode", "synchronous", "busy_timeout"):
-                cursor.execute(f"PRAGMA {pragma}")
-                facts[pragma] = cursor.fetchone()[0]
-            facts["transaction_mode"] = settings.DATABASES["default"].get("OPTIONS", {}).get("transaction_mode")
-            facts["sqlite_version"] = cursor.connection.execute("select sqlite_version()").fetchone()[0]
-        else:
-            cursor.execute("SELECT version()")
-            facts["version"] = cursor.fetchone()[0].split(" on ")[0]
-    return facts
+@dataclass
+class Hit:
+    kind: str
+    phase: str
+    status: int  # 0: no HTTP answer at all
+    seconds: float
+    at: float
 
 
-def build(*, pairs: int, seed: int) -> dict[str, Any]:
-    """Migrate; create the staff user with a token, the tournament in play and the open one.
-    Slugs get a suffix when a previous run left its tournaments in the same database."""
+@dataclass
+class Recorder:
+    hits: list[Hit] = field(default_factory=list)
+    phase: str = "build"
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, kind: str, status: int, seconds: float) -> None:
+        with self.lock:
+            self.hits.append(Hit(kind, self.phase, status, seconds, time.monotonic()))
+
+
+def call(
+    url: str,
+    *,
+    method: str = "GET",
+    data: bytes | None = None,
+    token: str = "",
+    content_type: str = "application/json",
+) -> tuple[int, bytes]:
+    headers = {"Accept": "application/json, text/html"}
+    if data is not None:
+        headers["Content-Type"] = content_type
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    request = urllib.request.Request(url, data=data, headers=headers, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+    except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+        return 0, b""
+
+
+def timed(rec: Recorder, kind: str, url: str, **kwargs: Any) -> tuple[int, bytes]:
+    start = time.perf_counter()
+    status, body = call(url, **kwargs)
+    rec.add(kind, status, time.perf_counter() - start)
+    return status, body
+
+
+def api_json(url: str, token: str, payload: Any = None, *, method: str = "POST") -> Any:
+    data = json.dumps(payload).encode() if payload is not None else None
+    if data is None and method == "POST":
+        data = b"{}"
+    status, body = call(url, method=method, data=data, token=token)
+    if status >= 300:
+        raise SystemExit(f"{method} {url}: {status} {body[:400]!r}")
+    return json.loads(body or b"null")
+
+
+# --- building the event through the site ------------------------------------------------------------
+
+
+def prepare_database(pairs: int) -> dict[str, Any]:
+    """Migrate; the staff user with a token, a juez, and the empty tournament (one row each)."""
     import datetime as dt
     from zoneinfo import ZoneInfo
 
@@ -128,292 +163,251 @@ def build(*, pairs: int, seed: int) -> dict[str, Any]:
     from django.db import connections
     from rest_framework.authtoken.models import Token
 
-    from torneo.models import Match, Pair, Tournament, TournamentRole
-    from torneo.services.registrations import PlayerData, pair_check_in, pair_register
-    from torneo.services.rounds import draw_publish, live_draw, round_prepare
+    from torneo.models import Tournament, TournamentRole
     from torneo.services.tournaments import session_save, tournament_create
 
     call_command("migrate", verbosity=0, interactive=False)
-    staff, _ = User.objects.get_or_create(username="carga", defaults={"is_staff": True, "is_superuser": True})
-    juez, _ = User.objects.get_or_create(username="carga-juez")
+    staff, _ = User.objects.get_or_create(username="gran-mesa", defaults={"is_staff": True, "is_superuser": True})
+    juez, _ = User.objects.get_or_create(username="gran-juez")
     token, _ = Token.objects.get_or_create(user=staff)
-    suffix = "" if not Tournament.objects.filter(slug=RESULTS_SLUG).exists() else f"-{int(time.time())}"
-    rng = random.Random(seed)
+    slug = SLUG if not Tournament.objects.filter(slug=SLUG).exists() else f"{SLUG}-{uuid.uuid4().hex[:6]}"
     today = dt.date.today()
-    common = {"venue": "Peña El Órdago", "start_date": today, "end_date": today + dt.timedelta(days=1)}
-    playing = tournament_create(
+    tournament = tournament_create(
         by=staff,
         data={
-            **common,
-            "name": "Carga: resultados",
-            "slug": RESULTS_SLUG + suffix,
+            "name": "Gran torneo (carga)",
+            "slug": slug,
+            "venue": "Bilbao Exhibition Centre",
+            "start_date": today,
+            "end_date": today,
             "status": Tournament.Status.REGISTRATION_CLOSED,
+            "max_pairs": pairs + 10,
         },
     )
     session_save(
-        tournament=playing,
+        tournament=tournament,
         name="Jornada única",
         courtesy_minutes=10,
-        starts_at=dt.datetime.combine(today, dt.time(10, 0), tzinfo=ZoneInfo("Europe/Madrid")),
+        starts_at=dt.datetime.combine(today, dt.time(9, 0), tzinfo=ZoneInfo("Europe/Madrid")),
     )
-    TournamentRole.objects.create(tournament=playing, user=juez, role=TournamentRole.Role.JUEZ)
+    TournamentRole.objects.create(tournament=tournament, user=juez, role=TournamentRole.Role.JUEZ)
+    connections.close_all()
+    return {"token": token.key, "slug": slug, "juez": juez.username}
+
+
+def csv_of(pairs: int, seed: int) -> bytes:
+    rng = random.Random(seed)
+    out = io.StringIO()
+    out.write("nombre_1,apellidos_1,nombre_2,apellidos_2\n")
     for i in range(pairs):
-        people = [PlayerData(FIRST[(2 * i + k) % 10], f"{LAST[i % 10]} Mesa {i} {k}") for k in (0, 1)]
-        pair_check_in(pair=pair_register(tournament=playing, players=people, source=Pair.Source.CONTROL))
-    round_ = round_prepare(tournament=playing, by=staff)
-    draw_publish(draw=live_draw(round_), public_value=str(rng.randint(100, 999)), witness=juez, by=staff)
-    tables = sorted(
-        round_.matches.filter(outcome=Match.Outcome.PENDING, pair_b__isnull=False).values_list(
-            "table_number", flat=True
+        a, b = rng.choice(FIRST), rng.choice(FIRST)
+        out.write(f"{a},{rng.choice(LAST)} {i}-1,{b},{rng.choice(LAST)} {i}-2\n")
+    return out.getvalue().encode()
+
+
+def multipart(name: str, filename: str, content: bytes) -> tuple[bytes, str]:
+    boundary = uuid.uuid4().hex
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+        "Content-Type: text/csv\r\n\r\n"
+    ).encode() + content + f"\r\n--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+def build_through_the_site(base: str, world: dict[str, Any], pairs: int, seed: int) -> dict[str, Any]:
+    api, token = f"{base}/api/v1/tournaments/{world['slug']}", world["token"]
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    body, content_type = multipart("file", "parejas.csv", csv_of(pairs, seed))
+    status, answer = call(f"{api}/pairs/import/", method="POST", data=body, token=token, content_type=content_type)
+    if status != 201 and status != 200:
+        raise SystemExit(f"CSV import: {status} {answer[:400]!r}")
+    timings["import_s"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        statuses = list(
+            pool.map(
+                lambda n: call(f"{api}/pairs/{n}/check-in/", method="POST", data=b"", token=token)[0],
+                range(1, pairs + 1),
+            )
         )
-    )
-    registering = tournament_create(
-        by=staff,
-        data={
-            **common,
-            "name": "Carga: inscripciones",
-            "slug": REGISTRATION_SLUG + suffix,
-            "status": Tournament.Status.REGISTRATION_OPEN,
-        },
-    )
-    connections.close_all()  # the servers are other processes: nothing of ours stays open
-    return {
-        "token": token.key,
-        "results_slug": playing.slug,
-        "registration_slug": registering.slug,
-        "round": round_.number,
-        "tables": tables,
-        "games_to_win": playing.games_to_win,
+    bad = Counter(s for s in statuses if s >= 300 or s == 0)
+    if bad:
+        raise SystemExit(f"check-ins refused: {dict(bad)}")
+    timings["check_ins_s"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    prepared = api_json(f"{api}/rounds/prepare/", token, {})
+    number = prepared["number"]
+    api_json(f"{api}/rounds/{number}/publish/", token, {"public_value": "1146", "witness": world["juez"]})
+    timings["draw_s"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    api_json(f"{api}/clocks/start/", token, {"round": number})
+    timings["clocks_s"] = time.perf_counter() - t0
+    state = api_json(f"{api}/results/pending/?round={number}", token, method="GET")
+    tables = sorted(m["table"] for m in state["missing"] if m["b"] is not None)
+    return {**world, "round": number, "tables": tables, "timings": timings}
+
+
+# --- the phones ------------------------------------------------------------------------------------
+
+
+def phone(base: str, world: dict[str, Any], index: int, rec: Recorder, stop: threading.Event, poll: float) -> None:
+    """One phone: its page once (and the stylesheet), then live.json every ``poll`` seconds, the page
+    again when the version changed (static/js/live.js)."""
+    rng = random.Random(index)
+    slug = world["slug"]
+    pages = {
+        "pair": f"{base}/torneos/{slug}/parejas/{rng.randint(1, world['pairs'])}/ficha/",
+        "standings": f"{base}/torneos/{slug}/clasificacion/",
+        "round": f"{base}/torneos/{slug}/rondas/{world['round']}/",
+        "results": f"{base}/torneos/{slug}/resultados/",
     }
+    kind = rng.choices(list(pages), weights=[50, 20, 20, 10])[0]
+    url, live = pages[kind], f"{base}/torneos/{slug}/live.json"
+    stop.wait(rng.random() * poll)  # phones arrive spread over one poll
+    if stop.is_set():
+        return
+    timed(rec, kind, url)
+    timed(rec, "static", f"{base}/static/css/site.css")
+    version: Any = None
+    while not stop.wait(poll * rng.uniform(0.9, 1.1)):
+        status, body = timed(rec, "live", live)
+        if status != 200:
+            continue
+        current = json.loads(body)["version"]
+        if version is not None and current != version:
+            timed(rec, kind, url)
+        version = current
 
 
-def verify(world: dict[str, Any], outcomes: list[Outcome]) -> list[str]:
-    """Everything the server accepted (201) must be in the database; returns what is not."""
+# --- the mesas -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Entered:
+    table: int
+    status: int
+    id: int | None
+    version: int | None
+    games: tuple[int, int]
+
+
+def enter(base: str, world: dict[str, Any], table: int, rec: Recorder, rng: random.Random) -> Entered:
+    """What a mesa does for one acta: look the table up, post its result with the version seen."""
+    api, token = f"{base}/api/v1/tournaments/{world['slug']}/results", world["token"]
+    status, body = timed(rec, "lookup", f"{api}/lookup/?round={world['round']}&table={table}", token=token)
+    version = json.loads(body).get("version", 0) if status == 200 else 0
+    target = world["games_to_win"]
+    loser = rng.randrange(target)
+    games = (target, loser) if rng.random() < 0.5 else (loser, target)
+    payload = {"round": world["round"], "table": table, "games_a": games[0], "games_b": games[1], "version": version}
+    status, body = timed(rec, "result", api + "/", method="POST", data=json.dumps(payload).encode(), token=token)
+    answer = json.loads(body) if status == 201 else {}
+    return Entered(table, status, answer.get("id"), answer.get("version"), games)
+
+
+def human_pace(base: str, world: dict[str, Any], rec: Recorder, mesas: int, interval: float) -> list[Entered]:
+    """``mesas`` mesas, each with its share of the tables, one acta every ``interval`` s (± 30%)."""
+    shares = [world["tables"][i::mesas] for i in range(mesas)]
+
+    def mesa(index: int) -> list[Entered]:
+        rng = random.Random(f"mesa-{index}")
+        done = []
+        for table in shares[index]:
+            start = time.monotonic()
+            done.append(enter(base, world, table, rec, rng))
+            time.sleep(max(0.0, interval * rng.uniform(0.7, 1.3) - (time.monotonic() - start)))
+        return done
+
+    with ThreadPoolExecutor(max_workers=mesas) as pool:
+        return [e for batch in pool.map(mesa, range(mesas)) for e in batch]
+
+
+def flat_out(base: str, world: dict[str, Any], rec: Recorder, writers: int) -> list[Entered]:
+    tables = list(world["tables"])
+    random.Random(7).shuffle(tables)
+    with ThreadPoolExecutor(max_workers=writers) as pool:
+        return list(pool.map(lambda t: enter(base, world, t, rec, random.Random(f"flat-{t}")), tables))
+
+
+def lost_results(world: dict[str, Any], entered: list[Entered]) -> list[str]:
+    """Every accepted result read back from the database: the version and the games as sent, and
+    each partida showing its latest version."""
     from django.db import connections
-    from django.db.models import Max
 
     from scoring.models import ResultSubmission
-    from torneo.models import Match, Pair
+    from torneo.models import Match
 
-    problems: list[str] = []
-    for o in outcomes:
-        if o.status != 201:
-            continue
-        if o.kind == "registration":
-            pair = Pair.objects.filter(tournament__slug=world["registration_slug"], number=o.body["number"]).first()
-            wanted = {p["last_name"] for p in o.sent["players"]}
-            got = {m.player.last_name for m in pair.ordered_members()} if pair else set()
-            if wanted != got:
-                problems.append(f"registration {o.body['number']}: sent {sorted(wanted)}, stored {sorted(got)}")
-        elif o.kind == "result":
-            sub = ResultSubmission.objects.filter(pk=o.body["id"]).select_related("match").first()
-            if sub is None or sub.version != o.body["version"] or sub.games_a != o.sent["games_a"]:
-                problems.append(f"result {o.body['id']} (table {o.sent['table']}): accepted, not stored as sent")
-    matches = Match.objects.filter(round__tournament__slug=world["results_slug"]).annotate(
-        latest=Max("submissions__version")
-    )
-    for match in matches:
-        versions = sorted(match.submissions.values_list("version", flat=True))
-        if versions != list(range(1, len(versions) + 1)):
-            problems.append(f"table {match.table_number}: versions {versions}")
-        if (match.latest or 0) != match.result_version:
-            problems.append(f"table {match.table_number}: shows version {match.result_version} of {match.latest}")
-    registered = Pair.objects.filter(tournament__slug=world["registration_slug"]).count()
-    accepted = sum(1 for o in outcomes if o.kind == "registration" and o.status == 201)
-    if registered != accepted:
-        problems.append(f"{registered} pairs stored for {accepted} registrations accepted")
+    problems = []
+    accepted = {e.id: e for e in entered if e.status == 201}
+    stored = {s.pk: s for s in ResultSubmission.objects.filter(pk__in=list(accepted))}
+    for pk, e in accepted.items():
+        s = stored.get(pk)
+        if s is None or (s.version, s.games_a, s.games_b) != (e.version, *e.games):
+            problems.append(f"table {e.table}: accepted as version {e.version}, not stored as sent")
+    for match in Match.objects.filter(round__tournament__slug=world["slug"], round__number=world["round"]):
+        latest = match.submissions.order_by("-version").values_list("version", flat=True).first() or 0
+        if latest != match.result_version:
+            problems.append(f"table {match.table_number}: shows version {match.result_version} of {latest}")
     connections.close_all()
     return problems
 
 
-# --- the servers -------------------------------------------------------------------------------
+# --- figures ---------------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@dataclass
-class Servers:
-    url: str
-    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
-    error_log: Path | None = None
-
-    def stop(self) -> None:
-        for proc in self.processes:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for proc in self.processes:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-
-
-def start_servers(args: argparse.Namespace, var_dir: Path) -> Servers:
-    env = {"DJANGO_SETTINGS_MODULE": "torneo.settings", **os.environ, "VAR_DIR": str(var_dir)}
-    if not args.keep_rate_limits:
-        env.setdefault("RATELIMIT_REGISTRATION", "1000000/hour")
-    for item in args.server_env:
-        name, _, value = item.partition("=")
-        env[name] = value
-    port = free_port()
-    servers = Servers(url=f"http://127.0.0.1:{port}", error_log=var_dir / "gunicorn-error.log")
-    if not args.no_celery:
-        servers.processes.append(
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "torneo.celery",
-                    "worker",
-                    "--beat",
-                    "--loglevel=WARNING",
-                    "--concurrency=2",
-                    "--schedule",
-                    str(var_dir / "celerybeat-schedule"),
-                    "--pidfile=",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=open(var_dir / "celery.log", "wb"),  # noqa: SIM115 (the child keeps it)
-            )
-        )
-    gunicorn = [sys.executable, "-m", "gunicorn", "torneo.wsgi", "--bind", f"127.0.0.1:{port}"]
-    gunicorn += ["--workers", str(args.workers), "--threads", str(args.threads)]
-    gunicorn += ["--error-logfile", str(servers.error_log)]
-    log = open(servers.error_log, "ab")  # noqa: SIM115 (the child keeps it): Django's log goes to stderr
-    servers.processes.append(subprocess.Popen(gunicorn, cwd=ROOT, env=env, stdout=log, stderr=log))
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{servers.url}/api/v1/tournaments/", timeout=5) as response:
-                if response.status == 200:
-                    return servers
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        if time.monotonic() > deadline or servers.processes[-1].poll() is not None:
-            servers.stop()
-            raise SystemExit(f"gunicorn did not start: see {servers.error_log}")
-        time.sleep(0.2)
-
-
-# --- the load ----------------------------------------------------------------------------------
-
-
-@dataclass
-class Outcome:
-    kind: str  # "result", "result-read", "registration"
-    status: int  # 0: no HTTP response at all (connection refused or reset, timeout)
-    seconds: float
-    sent: dict[str, Any] = field(default_factory=dict)
-    body: Any = None
-    error: str = ""
-
-
-def request(url: str, *, data: dict[str, Any] | None = None, token: str | None = None) -> tuple[int, Any, str]:
-    headers = {"Accept": "application/json"}
-    if data is not None:
-        headers["Content-Type"] = "application/json"
-    if token:
-        headers["Authorization"] = f"Token {token}"
-    body = json.dumps(data).encode() if data is not None else None
-    req = urllib.request.Request(url, data=body, headers=headers, method="POST" if data is not None else "GET")
-    try:
-        with urllib.request.urlopen(req, timeout=120) as response:
-            return response.status, json.loads(response.read() or b"null"), ""
-    except urllib.error.HTTPError as exc:
-        text = exc.read().decode(errors="replace")
-        return exc.code, None, text[:300]
-    except (urllib.error.URLError, ConnectionError, TimeoutError, OSError) as exc:
-        return 0, None, repr(exc)
-
-
-def timed(kind: str, url: str, **kwargs: Any) -> Outcome:
-    start = time.perf_counter()
-    status, body, error = request(url, **kwargs)
-    return Outcome(kind, status, time.perf_counter() - start, sent=kwargs.get("data") or {}, body=body, error=error)
-
-
-def correction(base: str, world: dict[str, Any], table: int, rng: random.Random) -> list[Outcome]:
-    """What the mesa de control does: read the round's results, then post the table's result with
-    the version it saw (409 if someone else posted in between)."""
-    api = f"{base}/api/v1/tournaments/{world['results_slug']}/results/"
-    read = timed("result-read", f"{api}?round={world['round']}", token=world["token"])
-    version = next((m["version"] for m in read.body or [] if m["table"] == table), 0)
-    target = world["games_to_win"]
-    loser = rng.randrange(target)
-    games = (target, loser) if rng.random() < 0.5 else (loser, target)
-    data = {"round": world["round"], "table": table, "games_a": games[0], "games_b": games[1], "version": version}
-    return [read, timed("result", api, data=data, token=world["token"])]
-
-
-def registration(base: str, world: dict[str, Any], n: int, token: str | None) -> list[Outcome]:
-    players = [{"first_name": FIRST[(n + k) % 10], "last_name": f"{LAST[n % 10]} Carga {n} {k}"} for k in (0, 1)]
-    url = f"{base}/api/v1/tournaments/{world['registration_slug']}/registrations/"
-    return [timed("registration", url, data={"players": players}, token=token)]
-
-
-def fire(args: argparse.Namespace, base: str, world: dict[str, Any]) -> tuple[list[Outcome], float]:
-    rng = random.Random(args.seed)
-    tables = world["tables"][: args.tables]
-    token = world["token"] if args.registrations_token else None
-    jobs: list[tuple[str, int, int]] = [("result", tables[i % len(tables)], i) for i in range(args.results)]
-    jobs += [("registration", n, n) for n in range(args.registrations)]
-    rng.shuffle(jobs)
-    barrier = threading.Barrier(min(args.clients, len(jobs)))
-    started = threading.local()
-
-    def run(job: tuple[str, int, int]) -> list[Outcome]:
-        if not getattr(started, "yes", False):  # every client thread starts at the same instant
-            started.yes = True
-            with contextlib.suppress(threading.BrokenBarrierError):
-                barrier.wait(timeout=30)
-        kind, value, index = job
-        if kind == "result":
-            return correction(base, world, value, random.Random(f"{args.seed}-{index}"))
-        return registration(base, world, value, token)
-
-    start = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=args.clients) as pool:
-        outcomes = [o for batch in pool.map(run, jobs) for o in batch]
-    return outcomes, time.perf_counter() - start
-
-
-def percentile(values: list[float], q: int) -> float:
+def pct(values: list[float], q: int) -> float:
     if len(values) < 2:
         return values[0] if values else 0.0
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def summarize(outcomes: list[Outcome]) -> dict[str, Any]:
-    summary: dict[str, Any] = {}
-    for kind in ("result", "registration", "result-read"):
-        mine = [o for o in outcomes if o.kind == kind]
-        seconds = [o.seconds for o in mine]
-        summary[kind] = {
-            "count": len(mine),
-            "status": dict(sorted(Counter(str(o.status) for o in mine).items())),
-            "p50_ms": round(percentile(seconds, 50) * 1000, 1),
-            "p95_ms": round(percentile(seconds, 95) * 1000, 1),
-            "max_ms": round(max(seconds, default=0) * 1000, 1),
-        }
-    return summary
+def figures(hits: list[Hit], idle_p95: float) -> dict[str, Any]:
+    by_phase: dict[str, dict[str, Any]] = {}
+    phases = sorted({h.phase for h in hits}, key=[h.phase for h in hits].index)
+    for phase in phases:
+        mine = [h for h in hits if h.phase == phase]
+        span = (max(h.at for h in mine) - min(h.at for h in mine)) or 1.0
+        table: dict[str, Any] = {"seconds": round(span, 1), "requests_per_s": round(len(mine) / span, 1)}
+        for kind in (*PUBLIC_KINDS, "lookup", "result"):
+            of_kind = [h for h in mine if h.kind == kind]
+            if not of_kind:
+                continue
+            ok = [h.seconds for h in of_kind if 200 <= h.status < 400]
+            p95 = pct(ok, 95)
+            table[kind] = {
+                "count": len(of_kind),
+                "p50_ms": round(pct(ok, 50) * 1000, 1),
+                "p95_ms": round(p95 * 1000, 1),
+                "max_ms": round(max(ok, default=0) * 1000, 1),
+                "p95_ratio": round(p95 / idle_p95, 1) if idle_p95 else None,
+                "errors": dict(Counter(str(h.status) for h in of_kind if not 200 <= h.status < 400)),
+            }
+        by_phase[phase] = table
+    return by_phase
+
+
+def print_table(name: str, table: dict[str, Any]) -> None:
+    print(f"\n{name}: {table['seconds']} s, {table['requests_per_s']} peticiones/s")
+    print(f"  {'tipo':10} {'n':>6} {'p50 ms':>9} {'p95 ms':>9} {'max ms':>9} {'p95/idle':>9}  errores")
+    for kind in (*PUBLIC_KINDS, "lookup", "result"):
+        if kind in table:
+            f = table[kind]
+            print(
+                f"  {kind:10} {f['count']:>6} {f['p50_ms']:>9} {f['p95_ms']:>9} {f['max_ms']:>9} "
+                f"{f['p95_ratio']!s:>8}×  {f['errors'] or '-'}"
+            )
+
+
+# --- the run ---------------------------------------------------------------------------------------
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    # SIGTERM (a test's timeout, Ctrl-C's cousin) unwinds like Ctrl-C: the servers are stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    own_dir = tempfile.mkdtemp(prefix="torneo-load-")
+    own_dir = tempfile.mkdtemp(prefix="torneo-event-")
     try:
-        return run(args, own_dir)
+        return run(args, Path(own_dir))
     finally:
         if args.keep:
             print(f"Directorio temporal conservado: {own_dir}")
@@ -421,56 +415,86 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(own_dir, ignore_errors=True)
 
 
-def run(args: argparse.Namespace, own_dir: str) -> int:
-    var_dir = Path(own_dir) / "var"
+def run(args: argparse.Namespace, own_dir: Path) -> int:
+    var_dir = own_dir / "var"
     var_dir.mkdir()
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{Path(own_dir) / 'load.sqlite3'}")
-    setup_django(var_dir)
-    facts = database_facts()
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{own_dir / 'event.sqlite3'}")
+    contention.setup_django(var_dir)
+    facts = contention.database_facts()
     print(f"Base de datos: {json.dumps(facts, ensure_ascii=False)}")
-    t0 = time.perf_counter()
-    world = build(pairs=args.pairs, seed=args.seed)
-    print(f"Preparado en {time.perf_counter() - t0:.1f} s: mesas {world['tables']} de la ronda {world['round']}")
-    servers = Servers(url=args.url.rstrip("/")) if args.url else start_servers(args, var_dir)
+    world = prepare_database(args.pairs)
+    servers = contention.start_servers(args, var_dir)
+    rec = Recorder()
+    stop = threading.Event()
+    report: dict[str, Any] = {"database": facts, "args": {k: str(v) for k, v in vars(args).items()}}
     try:
-        outcomes, elapsed = fire(args, servers.url, world)
+        t0 = time.perf_counter()
+        world = build_through_the_site(servers.url, world, args.pairs, args.seed)
+        world["pairs"], world["games_to_win"] = args.pairs, 3
+        print(f"Torneo construido por la web en {time.perf_counter() - t0:.1f} s: {args.pairs} parejas, ", end="")
+        print(f"{len(world['tables'])} mesas · {json.dumps({k: round(v, 1) for k, v in world['timings'].items()})}")
+        games = api_json(
+            f"{servers.url}/api/v1/tournaments/{world['slug']}/", world["token"], method="GET"
+        ).get("games_to_win")
+        world["games_to_win"] = games or 3
+
+        rec.phase = "idle"
+        live = f"{servers.url}/torneos/{world['slug']}/live.json"
+        for _ in range(200):
+            timed(rec, "live", live)
+        idle = [h.seconds for h in rec.hits if h.phase == "idle" and h.status == 200]
+        idle_p95 = pct(idle, 95)
+        print(f"Página trivial (live.json) con el servidor en reposo: p50 {pct(idle, 50) * 1000:.1f} ms, ", end="")
+        print(f"p95 {idle_p95 * 1000:.1f} ms")
+
+        rec.phase = "phones"
+        phones = [
+            threading.Thread(target=phone, args=(servers.url, world, i, rec, stop, args.poll), daemon=True)
+            for i in range(args.phones)
+        ]
+        for t in phones:
+            t.start()
+        time.sleep(args.poll + args.settle)
+        rec.phase = "human"
+        human = human_pace(servers.url, world, rec, args.mesas, args.mesa_interval)
+        rec.phase = "between"
+        time.sleep(args.settle)
+        rec.phase = "flat"
+        flat = flat_out(servers.url, world, rec, args.writers)
+        rec.phase = "after"
+        time.sleep(args.poll)
     finally:
-        if not args.url:
-            servers.stop()
-    summary = summarize(outcomes)
-    problems = verify(world, outcomes)
-    server_errors = [o for o in outcomes if o.status >= 500 or o.status == 0]
-    print(f"{len(outcomes)} peticiones en {elapsed:.1f} s desde {args.clients} clientes contra {servers.url}")
-    for kind, figures in summary.items():
-        print(f"  {kind:13} {figures}")
-    if server_errors:
-        print(f"  ¡{len(server_errors)} errores del servidor! {Counter((o.kind, o.status) for o in server_errors)}")
-        if servers.error_log and servers.error_log.exists():
-            causes = Counter(
-                line for line in servers.error_log.read_text(errors="replace").splitlines() if "Error:" in line
-            )
-            for line, count in causes.most_common(5):
-                print(f"    {count} × {line[:200]}")
-    if any(o.status == 429 for o in outcomes):
-        print("  Aviso: hubo 429 (límite de peticiones): la carga no llegó entera a la base de datos.")
-    print(f"Comprobación en la base de datos: {'todo lo aceptado está' if not problems else problems[:10]}")
+        stop.set()
+        servers.stop()
+    problems = lost_results(world, human + flat)
+    table = figures(rec.hits, idle_p95)
+    for name, label in (
+        ("phones", "Solo los móviles"),
+        ("human", f"Resultados a ritmo humano ({args.mesas} mesas)"),
+        ("flat", f"Resultados a todo gas ({args.writers} escritores)"),
+    ):
+        if name in table:
+            print_table(label, table[name])
+    server_errors = [h for h in rec.hits if h.status >= 500 or h.status == 0]
+    accepted = sum(1 for e in human + flat if e.status == 201)
+    print(f"\nResultados aceptados: {accepted} de {len(human) + len(flat)}; ", end="")
+    print(f"leídos de la base de datos: {'todos' if not problems else problems[:5]}")
+    print(f"Errores del servidor: {len(server_errors)} {dict(Counter((h.kind, h.status) for h in server_errors))}")
+    human_table = table.get("human", {})
+    public_ok = all(human_table[k]["p95_ratio"] <= 5 for k in PUBLIC_KINDS if k in human_table)
+    entry_ok = human_table.get("result", {}).get("p95_ms", 1e9) < 300
+    print(f"Objetivos a ritmo humano: páginas p95 ≤ 5× reposo: {'sí' if public_ok else 'NO'}; ", end="")
+    print(f"anotar p95 < 300 ms: {'sí' if entry_ok else 'NO'}")
     if args.json:
-        report = {
-            "database": facts,
-            "elapsed_s": round(elapsed, 2),
-            "clients": args.clients,
-            "summary": summary,
+        report |= {
+            "idle_p95_ms": round(idle_p95 * 1000, 2),
+            "phases": table,
             "server_errors": len(server_errors),
-            "problems": problems,
-            "world": {k: v for k, v in world.items() if k != "token"},
-            "accepted": {
-                "registrations": [o.body["number"] for o in outcomes if o.kind == "registration" and o.status == 201],
-                "results": [
-                    {"id": o.body["id"], "table": o.sent["table"], "version": o.body["version"]}
-                    for o in outcomes
-                    if o.kind == "result" and o.status == 201
-                ],
-            },
+            "accepted": accepted,
+            "lost": problems,
+            "goals": {"public_p95_within_5x": public_ok, "entry_p95_under_300ms": entry_ok},
+            "timings": world.get("timings", {}),
+            "statuses": dict(defaultdict(int, Counter(str(h.status) for h in rec.hits))),
         }
         args.json.write_text(json.dumps(report, indent=1, ensure_ascii=False))
     return 1 if server_errors or problems else 0

@@ -9,8 +9,18 @@ The stamp: draws and results bump the tournament's `live_version`; editing the t
 its `updated_at`; a new or renamed pair or player, a changed partner or an edited jornada adds a
 historical record (django-simple-history records every change, the admin's too). One statement of
 four index lookups, in plain SQL because it runs on every request of these pages.
+
+Coalesced (issue 18): a change never makes every request render. The first request that finds a
+page older than the stamp takes the page's render lock (``cache.add``: atomic in every backend)
+and renders it; the requests that come meanwhile get the last rendered bytes at once, and the page
+says which version they show (``data-live-version``), so static/js/live.js asks again if they were
+older than the tournament. With no bytes yet (a cold cache), they wait for the renderer's instead of
+rendering the same page side by side. So a burst of results costs one render per page per render
+time, not one per request; with a cache shared by every web process (CACHE_URL=redis://…), one in
+all of them.
 """
 
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -25,6 +35,8 @@ from torneo.models import Pair, PairMember, Player, Session, Tournament
 
 T = TypeVar("T")
 TTL = 24 * 3600
+RENDER_LOCK_SECONDS = 30  # past it, a renderer is taken for dead and another request renders
+COLD_WAIT_SECONDS = 10  # how long a request waits for the first rendering of a page
 _MARK = "<!--cuerpo-cacheado-->"
 
 
@@ -40,26 +52,62 @@ def tournament_stamp(tournament: Tournament) -> str:
     return f"{tournament.pk}.{created}.{updated}.{tournament.live_version}." + ".".join(map(str, changes))
 
 
-def cached(key: str, stamp: str, build: Callable[[], T]) -> T:
-    """`build()` once per stamp. One cache entry per key (holding its stamp), so that a busy
-    tournament's many versions never pile up in memory: a different stamp is a miss."""
+def stamp_version(stamp: str) -> int:
+    """The tournament's live version a stamp was taken at (its fourth part)."""
+    return int(stamp.split(".")[3])
+
+
+def cached_with_stamp(key: str, stamp: str, build: Callable[[], T]) -> tuple[str, T]:
+    """`build()` once per stamp, coalesced (see the module's docstring); returns the value with the
+    stamp it was built at: ``stamp`` itself, or an older one while another request renders.
+
+    One cache entry per key (holding its stamp), so that a busy tournament's many versions never
+    pile up in memory: a different stamp is a miss."""
     key = f"{key}:{get_language()}"
     entry = cache.get(key)
     if entry is not None and entry[0] == stamp:
-        return entry[1]  # type: ignore[no-any-return]
-    value = build()
-    cache.set(key, (stamp, value), TTL)
-    return value
+        return entry  # type: ignore[no-any-return]
+    lock = f"{key}:rendering"
+    owner = cache.add(lock, stamp, RENDER_LOCK_SECONDS)
+    if not owner:
+        if entry is not None:
+            return entry  # type: ignore[no-any-return]
+        deadline = time.monotonic() + COLD_WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            entry = cache.get(key)
+            if entry is not None:
+                return entry  # type: ignore[no-any-return]
+    try:
+        value = build()
+        cache.set(key, (stamp, value), TTL)
+    finally:
+        if owner:
+            cache.delete(lock)
+    return stamp, value
 
 
-def cached_body(key: str, stamp: str, template: str, context: Callable[[], dict[str, Any]]) -> bytes:
-    """A page body rendered once per stamp, kept as UTF-8 bytes (never re-escaped or re-encoded)."""
-    return cached(f"body:{key}:{template}", stamp, lambda: render_to_string(template, context()).encode())
+def cached(key: str, stamp: str, build: Callable[[], T]) -> T:
+    """`build()` once per stamp, coalesced: the value (an older one while another request builds)."""
+    return cached_with_stamp(key, stamp, build)[1]
 
 
-def page_with_body(request: HttpRequest, template: str, context: dict[str, Any], body: bytes) -> HttpResponse:
-    """Render the per-user page around the cached body: the template prints `{{ body }}` once."""
-    html = render_to_string(template, {**context, "body": mark_safe(_MARK)}, request)
+def cached_body(key: str, stamp: str, template: str, context: Callable[[], dict[str, Any]]) -> tuple[bytes, int]:
+    """A page body rendered once per stamp, kept as UTF-8 bytes (never re-escaped or re-encoded),
+    with the live version it shows (for ``page_with_body``)."""
+    built, body = cached_with_stamp(
+        f"body:{key}:{template}", stamp, lambda: render_to_string(template, context()).encode()
+    )
+    return body, stamp_version(built)
+
+
+def page_with_body(
+    request: HttpRequest, template: str, context: dict[str, Any], body: tuple[bytes, int]
+) -> HttpResponse:
+    """Render the per-user page around the cached body: the template prints `{{ body }}` once, and
+    `{{ live_version }}` is the version the body shows (static/js/live.js compares it)."""
+    body, version = body
+    html = render_to_string(template, {**context, "body": mark_safe(_MARK), "live_version": version}, request)
     head, mark, tail = html.partition(_MARK)
     if not mark:
         raise ValueError(f"{template} does not print {{{{ body }}}}")

@@ -106,8 +106,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     #   write; when another connection is writing or has written since that read, SQLite answers
     #   SQLITE_BUSY ("database is locked") at once, without honouring the busy timeout (waiting could
     #   not help: the transaction's snapshot is stale). Every write service reads first (the
-    #   tournament "lock", validations), so under load they failed in ~0 ms: 500s. benchmarks/load.py
-    #   and tests/torneo/test_load.py measure it.
+    #   tournament "lock", validations), so under load they failed in ~0 ms: 500s. benchmarks/contention.py
+    #   and tests/torneo/test_contention.py measure it.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "timeout": 20,

@@ -36,6 +36,7 @@ from scoring.services.results import (
     round_locked,
 )
 from scoring.views.render import csv_response
+from torneo import pagecache
 from torneo.errors import Conflict, NotAllowed, TournamentError
 from torneo.forms.errors import attach_errors
 from torneo.models import Match, Round, Tournament
@@ -57,16 +58,22 @@ def results(request: HttpRequest, slug: str) -> HttpResponse:
         round_ = next((r for r in rounds if r.number == int(number)), None)
         if round_ is None:
             raise Http404
-    matches = selectors.round_matches(round_) if round_ else []
-    context = {
-        "tournament": tournament,
-        "rounds": rounds,
-        "round": round_,
-        "matches": matches,
-        "decided": sum(1 for m in matches if m.decided),
-        "is_staff": can(request.user, tournament, Action.VIEW_PRIVATE),
-    }
-    return render(request, "scoring/results.html", context)
+    is_staff = can(request.user, tournament, Action.VIEW_PRIVATE)
+
+    def context() -> dict[str, Any]:
+        matches = selectors.round_matches(round_) if round_ else []
+        decided = sum(1 for m in matches if m.decided)
+        return {"tournament": tournament, "rounds": rounds, "round": round_, "matches": matches, "decided": decided}
+
+    # The body, the same for everyone (the staff's has the links to each table's history), is
+    # rendered once per change (torneo.pagecache): 573 tables while a hundred phones reload.
+    body = pagecache.cached_body(
+        f"scoring:results:{tournament.pk}:{round_.number if round_ else 0}:{int(is_staff)}",
+        pagecache.tournament_stamp(tournament),
+        "scoring/_results_body.html",
+        lambda: {**context(), "is_staff": is_staff},
+    )
+    return pagecache.page_with_body(request, "scoring/results.html", {"tournament": tournament}, body)
 
 
 def results_csv(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:

@@ -20,7 +20,9 @@
         const active = document.activeElement && document.activeElement.id;
         if (fresh && !(active && main.contains(document.activeElement) && document.activeElement.tagName === "INPUT")) {
           main.innerHTML = fresh.innerHTML;
-          version = data.version;
+          // The version the page shows: older than live.json's while the server renders the new
+          // one (torneo/pagecache.py serves the last rendered page meanwhile): asked again next time.
+          version = fresh.dataset.liveVersion || data.version;
           main.dataset.liveVersion = version;
           main.dispatchEvent(new CustomEvent("live:updated"));
         }

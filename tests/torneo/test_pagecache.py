@@ -1,5 +1,6 @@
 """The public-page cache: its stamp changes with anything a public page shows, and only then."""
 
+import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -51,3 +52,83 @@ def test_a_renamed_player_shows_at_once_on_the_cached_public_pages():
     player.save()
     for url in (f"/torneos/{slug}/clasificacion/", f"/torneos/{slug}/rondas/{round_.number}/"):
         assert "Ultimísimo" in client.get(url).content.decode(), url
+
+
+# --- coalesced rendering (issue 18, item 2) ---------------------------------------------------------
+
+
+def _lock_key(url_key: str) -> str:
+    from django.utils.translation import get_language
+
+    return f"{url_key}:{get_language()}:rendering"
+
+
+def test_while_a_page_is_being_rendered_other_requests_get_the_last_bytes_and_their_version():
+    """A result arrives while the standings are being rendered for the previous one: the requests in
+    between get the last rendered page at once, which says the version it shows (older than
+    live.json's), so static/js/live.js asks again; once the renderer is done, the new page."""
+    from django.core.cache import cache
+
+    sim = new_tournament(6)
+    round_ = sim.play_round()
+    slug, t = sim.tournament.slug, fresh(sim.tournament)
+    client = Client()
+    url = f"/torneos/{slug}/clasificacion/"
+    before = client.get(url).content.decode()
+    shown = int(re.search(r'data-live-version="(\d+)"', before).group(1))
+    assert shown == fresh(t).live_version
+    match = round_.matches.exclude(pair_b=None).first()
+    result_submit(match=match, by=sim.organizer, games_a=0, games_b=3, expected_version=match.result_version)
+    lock = _lock_key(f"body:scoring:standings:{t.pk}:scoring/_standings_body.html")
+    assert cache.add(lock, "someone else", 30)  # another request is rendering the new standings
+    stale = client.get(url).content.decode()
+    assert re.search(r'data-live-version="(\d+)"', stale).group(1) == str(shown)
+    assert fresh(t).live_version > shown
+    assert client.get(f"/torneos/{slug}/live.json").json()["version"] == fresh(t).live_version
+    cache.delete(lock)  # the renderer is done (or dead): the next request renders the new page
+    now = client.get(url).content.decode()
+    assert re.search(r'data-live-version="(\d+)"', now).group(1) == str(fresh(t).live_version)
+
+
+def test_a_cold_page_is_rendered_once_however_many_ask_at_once():
+    """No bytes yet and another request rendering: wait for its page instead of rendering again."""
+    import threading
+
+    from torneo import pagecache
+
+    builds = []
+
+    def build() -> bytes:
+        builds.append(1)
+        return b"cuerpo"
+
+    key = f"prueba:{threading.get_ident()}"
+    assert pagecache.cached_with_stamp(key, "1.0.0.7", build) == ("1.0.0.7", b"cuerpo")
+    assert pagecache.cached_with_stamp(key, "1.0.0.7", build) == ("1.0.0.7", b"cuerpo") and len(builds) == 1
+
+    from django.core.cache import cache
+
+    cold = f"{key}-frio"
+    assert cache.add(_lock_key(cold), "otro", 30)
+    from django.utils.translation import get_language
+
+    # The other request stores its page 0.2 s later; this one waits for it and renders nothing.
+    threading.Timer(0.2, lambda: cache.set(f"{cold}:{get_language()}", ("1.0.0.8", b"del otro"))).start()
+    assert pagecache.cached_with_stamp(cold, "1.0.0.8", build) == ("1.0.0.8", b"del otro")
+    assert len(builds) == 1
+
+
+def test_the_results_page_is_rendered_once_per_change(django_assert_max_num_queries):
+    sim = new_tournament(8)
+    round_ = sim.play_round()
+    slug = sim.tournament.slug
+    client = Client()
+    url = f"/torneos/{slug}/resultados/"
+    first = client.get(url)
+    assert first.status_code == 200 and f"Ronda {round_.number}" in first.content.decode()
+    with django_assert_max_num_queries(4):  # the tournament, its stamp, its rounds: no table read again
+        again = client.get(url)
+    assert again.status_code == 200 and f"Ronda {round_.number}" in again.content.decode()
+    match = round_.matches.exclude(pair_b=None).order_by("table_number").first()
+    result_submit(match=match, by=sim.organizer, games_a=3, games_b=2, expected_version=match.result_version)
+    assert "3–2" in client.get(url).content.decode() or "3-2" in client.get(url).content.decode()

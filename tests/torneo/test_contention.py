@@ -2,7 +2,7 @@
 threads and a Celery worker with beat, on one SQLite file — answers 200 parallel result corrections
 and 80 parallel public registrations with no server error, and everything it accepted is in the file.
 
-It runs benchmarks/load.py, which starts those real servers. Always on its own SQLite file, whatever
+It runs benchmarks/contention.py, which starts those real servers. Always on its own SQLite file, whatever
 database the suite runs on (the script migrates it): the embedded default is what is under test, so
 it runs in both passes of scripts/test.sh. Before `transaction_mode: IMMEDIATE` in the settings it
 failed with dozens of 500 "database is locked" (see the comment there). The same load runs once
@@ -23,9 +23,10 @@ RESULTS, REGISTRATIONS = 200, 80
 
 
 def run_load(database_url: str, report: Path) -> dict:
-    """benchmarks/load.py against `database_url`; its JSON report, with its output and exit code."""
+    """benchmarks/contention.py against `database_url`; its JSON report, with its output and exit code."""
     env = {**os.environ, "DATABASE_URL": database_url}
-    command = [sys.executable, "benchmarks/load.py", "--results", str(RESULTS), "--registrations", str(REGISTRATIONS)]
+    command = [sys.executable, "benchmarks/contention.py", "--results", str(RESULTS)]
+    command += ["--registrations", str(REGISTRATIONS)]
     run = subprocess.Popen(
         [*command, "--json", str(report)],
         cwd=ROOT,
@@ -59,7 +60,7 @@ def assert_no_server_error(report: dict) -> None:
     for kind in summary.values():
         assert all(0 < int(code) < 500 for code in kind["status"]), report["output"]
     # Every registration is valid and distinct: all accepted. A 429 would mean a rate limit kept
-    # the load away from the database: raise it for the servers (benchmarks/load.py --server-env).
+    # the load away from the database: raise it for the servers (benchmarks/contention.py --server-env).
     assert summary["registration"]["status"] == {"201": REGISTRATIONS}, report["output"]
     # Of two corrections of one table at once, one wins and the other is told (409).
     results = summary["result"]["status"]
