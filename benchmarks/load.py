@@ -33,10 +33,12 @@ page's p95 within 5× the idle trivial page and result entry's p95 under 300 ms.
 from __future__ import annotations
 
 import argparse
+import html
 import io
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import statistics
@@ -252,8 +254,9 @@ def build_through_the_site(base: str, world: dict[str, Any], pairs: int, seed: i
 
 
 def phone(base: str, world: dict[str, Any], index: int, rec: Recorder, stop: threading.Event, poll: float) -> None:
-    """One phone: its page once (and the stylesheet), then live.json every ``poll`` seconds, the page
-    again when the version changed (static/js/live.js)."""
+    """One phone, as static/js/live.js: its page once (and the stylesheet), then the page's own
+    ``data-live`` URL every ``poll`` seconds, and the page again when the version there differs from
+    the one the page says it shows (``data-live-version``)."""
     rng = random.Random(index)
     slug = world["slug"]
     pages = {
@@ -263,21 +266,29 @@ def phone(base: str, world: dict[str, Any], index: int, rec: Recorder, stop: thr
         "results": f"{base}/torneos/{slug}/resultados/",
     }
     kind = rng.choices(list(pages), weights=[50, 20, 20, 10])[0]
-    url, live = pages[kind], f"{base}/torneos/{slug}/live.json"
+    url = pages[kind]
     stop.wait(rng.random() * poll)  # phones arrive spread over one poll
     if stop.is_set():
         return
-    timed(rec, kind, url)
+    live, version = live_of(base, *timed(rec, kind, url))
     timed(rec, "static", f"{base}/static/css/site.css")
-    version: Any = None
     while not stop.wait(poll * rng.uniform(0.9, 1.1)):
-        status, body = timed(rec, "live", live)
-        if status != 200:
+        if live is None:
+            live, version = live_of(base, *timed(rec, kind, url))
             continue
-        current = json.loads(body)["version"]
-        if version is not None and current != version:
-            timed(rec, kind, url)
-        version = current
+        status, body = timed(rec, "live", live)
+        if status == 200 and str(json.loads(body)["version"]) != version:
+            live, version = live_of(base, *timed(rec, kind, url))
+
+
+def live_of(base: str, status: int, body: bytes) -> tuple[str | None, str | None]:
+    """The page's live.json URL and the version it shows (its <main data-live… data-live-version…>)."""
+    if status != 200:
+        return None, None
+    found = re.search(rb'data-live="([^"]+)" data-live-version="(\d+)"', body)
+    if not found:
+        return None, None
+    return base + html.unescape(found.group(1).decode()), found.group(2).decode()
 
 
 # --- the mesas -------------------------------------------------------------------------------------

@@ -54,15 +54,21 @@ def _fast_password_hashing(settings: object) -> None:
 
 @pytest.fixture(autouse=True)
 def _rate_limit_cache(settings: object) -> None:
-    """Rate-limit windows (torneo/ratelimit.py) in this process's memory, empty for every test: never
-    the shared cache under var/, which the running site and other test runs use too."""
+    """Rate-limit windows (torneo/ratelimit.py) and the pages' cache in this process's memory, empty
+    for every test: never the shared caches under var/, which the running site and other test runs
+    use too."""
     from django.core.cache import caches
 
     settings.CACHES = {  # type: ignore[attr-defined]
         **settings.CACHES,  # type: ignore[attr-defined]
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages-tests"},
         "ratelimit": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ratelimit-tests"},
     }
     caches["ratelimit"].clear()
+    caches["default"].clear()
+    # A page changed is rendered again at the next request (production waits a few seconds during
+    # a burst: tests/torneo/test_pagecache.py tests that with its own setting).
+    settings.PAGES_RENDER_EVERY_SECONDS = 0  # type: ignore[attr-defined]
 
 
 @pytest.fixture

@@ -15,15 +15,17 @@ page older than the stamp takes the page's render lock (``cache.add``: atomic in
 and renders it; the requests that come meanwhile get the last rendered bytes at once, and the page
 says which version they show (``data-live-version``), so static/js/live.js asks again if they were
 older than the tournament. With no bytes yet (a cold cache), they wait for the renderer's instead of
-rendering the same page side by side. So a burst of results costs one render per page per render
-time, not one per request; with a cache shared by every web process (CACHE_URL=redis://…), one in
-all of them.
+rendering the same page side by side. And a page younger than PAGES_RENDER_EVERY_SECONDS is
+served as it is: during a burst of results (two a second at a big event) each page is rendered at
+most that often, whatever the number of changes and requests, by one process of all those that
+share the cache (a file cache under var/ on one host, CACHE_URL=redis://… for several).
 """
 
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
@@ -57,30 +59,32 @@ def stamp_version(stamp: str) -> int:
     return int(stamp.split(".")[3])
 
 
-def cached_with_stamp(key: str, stamp: str, build: Callable[[], T]) -> tuple[str, T]:
+def cached_with_stamp(key: str, stamp: str, build: Callable[[], T], *, every: float = 0) -> tuple[str, T]:
     """`build()` once per stamp, coalesced (see the module's docstring); returns the value with the
-    stamp it was built at: ``stamp`` itself, or an older one while another request renders.
+    stamp it was built at: ``stamp`` itself, or an older one while another request renders it, or
+    while the last one is younger than ``every`` seconds (a burst of changes: one render per
+    ``every`` seconds, whatever the number of changes and requests).
 
-    One cache entry per key (holding its stamp), so that a busy tournament's many versions never
-    pile up in memory: a different stamp is a miss."""
+    One cache entry per key (holding its stamp and when it was built), so that a busy tournament's
+    many versions never pile up in memory: a different stamp is a miss."""
     key = f"{key}:{get_language()}"
     entry = cache.get(key)
-    if entry is not None and entry[0] == stamp:
-        return entry  # type: ignore[no-any-return]
+    if entry is not None and (entry[0] == stamp or time.time() - entry[2] < every):
+        return entry[0], entry[1]
     lock = f"{key}:rendering"
     owner = cache.add(lock, stamp, RENDER_LOCK_SECONDS)
     if not owner:
         if entry is not None:
-            return entry  # type: ignore[no-any-return]
+            return entry[0], entry[1]
         deadline = time.monotonic() + COLD_WAIT_SECONDS
         while time.monotonic() < deadline:
             time.sleep(0.05)
             entry = cache.get(key)
             if entry is not None:
-                return entry  # type: ignore[no-any-return]
+                return entry[0], entry[1]
     try:
         value = build()
-        cache.set(key, (stamp, value), TTL)
+        cache.set(key, (stamp, value, time.time()), TTL)
     finally:
         if owner:
             cache.delete(lock)
@@ -93,10 +97,14 @@ def cached(key: str, stamp: str, build: Callable[[], T]) -> T:
 
 
 def cached_body(key: str, stamp: str, template: str, context: Callable[[], dict[str, Any]]) -> tuple[bytes, int]:
-    """A page body rendered once per stamp, kept as UTF-8 bytes (never re-escaped or re-encoded),
-    with the live version it shows (for ``page_with_body``)."""
+    """A page body rendered once per stamp, at most once every PAGES_RENDER_EVERY_SECONDS, kept as
+    UTF-8 bytes (never re-escaped or re-encoded), with the live version it shows (for
+    ``page_with_body``)."""
     built, body = cached_with_stamp(
-        f"body:{key}:{template}", stamp, lambda: render_to_string(template, context()).encode()
+        f"body:{key}:{template}",
+        stamp,
+        lambda: render_to_string(template, context()).encode(),
+        every=settings.PAGES_RENDER_EVERY_SECONDS,
     )
     return body, stamp_version(built)
 

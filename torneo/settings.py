@@ -194,20 +194,27 @@ REST_FRAMEWORK = {
 }
 
 # --- Caches and rate limits ---------------------------------------------------------------------
-# "default": the page cache (torneo/pagecache.py), per process unless CACHE_URL says otherwise.
+# "default": the public pages' cache (torneo/pagecache.py): a page is rendered once per change for
+# every web process that shares it. A file-system cache under var/ needs no server and is shared by
+# the processes of one host; CACHE_URL (e.g. redis://host:6379/0) for several hosts.
 # "ratelimit": the rate-limit windows (torneo/ratelimit.py), which every web worker must share
 # (a per-process cache would multiply the limits): a file-system cache under var/ needs no server;
 # RATELIMIT_CACHE_URL (or else CACHE_URL), e.g. redis://host:6379/1, for several hosts.
 CACHES = {
-    "default": env.cache_url("CACHE_URL", default="locmemcache://"),
+    "default": env.cache_url("CACHE_URL", default=f"filecache://{VAR_DIR / 'pages'}"),
     "ratelimit": env.cache_url(
         "RATELIMIT_CACHE_URL", default=env.str("CACHE_URL", default="") or f"filecache://{VAR_DIR / 'ratelimit'}"
     ),
 }
 CACHES["ratelimit"].setdefault("KEY_PREFIX", "ratelimit")
-if CACHES["ratelimit"]["BACKEND"].endswith("FileBasedCache"):
-    # Past MAX_ENTRIES the file cache drops a third of its entries: keep that far from reach.
-    CACHES["ratelimit"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 20_000)
+for _alias in ("default", "ratelimit"):
+    if CACHES[_alias]["BACKEND"].endswith("FileBasedCache"):
+        # Past MAX_ENTRIES the file cache drops a third of its entries: keep that far from reach
+        # (a 1,146-pair tournament has a page per pair).
+        CACHES[_alias].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 20_000)
+# A public page changed again while it is younger than this is served as it is (it says its
+# version, so live.js asks again): during a burst of results a page is rendered at most this often.
+PAGES_RENDER_EVERY_SECONDS = env.float("PAGES_RENDER_EVERY_SECONDS", default=5.0)
 # --- end of caches and rate limits ----------------------------------------------------------------
 
 SPECTACULAR_SETTINGS = {

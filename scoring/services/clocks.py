@@ -11,6 +11,7 @@ the table, from a phone."""
 from __future__ import annotations
 
 import datetime
+from collections import defaultdict
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -73,7 +74,7 @@ def _running(match: Match) -> MatchClock:
 
 
 def _done(match: Match) -> None:
-    live_bump(tournament_id=match.round.tournament_id)
+    live_bump(tournament_id=match.round.tournament_id, pairs=(match.pair_a_id, match.pair_b_id))
 
 
 def clock_start(*, match: Match, by: User, at: datetime.datetime | None = None) -> MatchClock:
@@ -318,7 +319,7 @@ def clocks_tick(*, now: datetime.datetime | None = None) -> int:
 
 def _tick_events(now: datetime.datetime) -> int:
     written = 0
-    touched: set[int] = set()
+    touched: defaultdict[int, set[int | None]] = defaultdict(set)
     with transaction.atomic():
         clocks = list(
             MatchClock.objects.select_for_update(skip_locked=True, of=("self",))
@@ -361,13 +362,19 @@ def _tick_events(now: datetime.datetime) -> int:
                     written += int(created)
             else:
                 written = len(new)
-            touched |= {e.clock.match.round.tournament_id for e in new}
+            for event in new:
+                touched[event.clock.match.round.tournament_id] |= _pairs_of(event.clock.match)
         if changed:
             MatchClock.objects.bulk_update(changed, ["phase", "finished_at"])
-            touched |= {c.match.round.tournament_id for c in changed}
-    for tournament_id in touched:
-        live_bump(tournament_id=tournament_id)
+            for clock in changed:
+                touched[clock.match.round.tournament_id] |= _pairs_of(clock.match)
+    for tournament_id, pairs in touched.items():
+        live_bump(tournament_id=tournament_id, pairs=pairs)  # the shared pages and these tables' pairs
     return written
+
+
+def _pairs_of(match: Match) -> set[int | None]:
+    return {match.pair_a_id, match.pair_b_id}
 
 
 # --- what the clock decided, proposed as the result ------------------------------------------------

@@ -300,7 +300,7 @@ def _apply(match: Match, sub: ResultSubmission) -> None:
         match.tantos_a = match.tantos_b = None
     match.result_version = sub.version
     match.save(update_fields=["outcome", "games_a", "games_b", "winner", "tantos_a", "tantos_b", "result_version"])
-    live_bump(tournament_id=match.round.tournament_id)
+    live_bump(tournament_id=match.round.tournament_id, pairs=(match.pair_a_id, match.pair_b_id))
 
 
 def latest_version(match: Match) -> int:
@@ -432,7 +432,7 @@ def result_submit(
         )
         if needs_confirmation:
             # Nothing public changes, but the players' pages show what awaits their confirmation.
-            live_bump(tournament_id=tournament.pk)
+            live_bump(tournament_id=tournament.pk, pairs=(match.pair_a_id, match.pair_b_id))
         else:
             superseded = match.submissions.filter(status=Status.CONFIRMED).exclude(pk=sub.pk)
             update_with_history(superseded, status=Status.SUPERSEDED)
@@ -478,7 +478,7 @@ def result_propose(
             winner=data["winner"],
             tantos=data["tantos"],
         )
-    live_bump(tournament_id=match.round.tournament_id)
+    live_bump(tournament_id=match.round.tournament_id, pairs=(match.pair_a_id, match.pair_b_id))
     return sub
 
 
@@ -625,7 +625,7 @@ def result_reject(*, submission: ResultSubmission, by: User, reason: str = "") -
             raise NotAllowed(_("Solo la mesa de control o la pareja perdedora pueden rechazar este resultado."))
         sub.status, sub.reason = Status.REJECTED, reason or sub.reason
         sub.save(update_fields=["status", "reason"])
-        live_bump(tournament_id=sub.match.round.tournament_id)
+        live_bump(tournament_id=sub.match.round.tournament_id, pairs=(sub.match.pair_a_id, sub.match.pair_b_id))
         return sub
 
 

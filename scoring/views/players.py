@@ -9,6 +9,7 @@ from django.utils import timezone
 from scoring.selectors import players as selectors
 from scoring.views import clocks
 from torneo.permissions import is_member_of
+from torneo.selectors.tournaments import pair_page_version
 from torneo.views.access import tournament_for
 
 # ?intervalo= (ms) shortens the live poll of a page, e.g. for a browser test; never below this.
@@ -39,6 +40,8 @@ def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         raise Http404
     page = selectors.pair_page(tournament, pair)
     context = {
+        # Read with the tournament and the pair, before the page's data: never newer than what it shows.
+        "live_version": pair_page_version(tournament=tournament, pair_live_version=pair.live_version),
         "tournament": tournament,
         "page": page,
         "pair": pair,

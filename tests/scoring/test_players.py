@@ -90,7 +90,9 @@ def test_the_pair_page_across_rounds_amm_6_1_a_6_2():
     page = text_of(response)
     assert "Esperando el sorteo" in page and "Ninguna partida anterior." in page
     html = response.content.decode()
-    assert f'data-live="/torneos/{t.slug}/live.json"' in html and f'data-live-version="{t.live_version}"' in html
+    live = f"/torneos/{t.slug}/live.json?pareja={pair.number}"
+    assert f'data-live="{live}"' in html
+    assert f'data-live-version="{Client().get(live).json()["version"]}"' in html
     assert pair.members.first().player.full_name in page
     # Round 1 prepared (commitment published), not drawn yet.
     round_ = round_prepare(tournament=t, by=sim.organizer)
@@ -323,3 +325,32 @@ def test_the_pair_page_says_eliminated_by_the_standings_own_survival_rule():
     assert "Eliminada" in page and "Sigue en el torneo" not in page
     rows = {r.pair.number: r for t in selectors.standings(sim.tournament).tables for r in t.rows}
     assert rows[loser.number].status == "out" and rows[loser.number].losses < 3
+
+
+def test_a_pair_page_polls_its_own_version_a_result_elsewhere_leaves_it_alone():
+    """live.json?pareja=<n> (torneo.services.live): half the phones of a big event are on their
+    pair's page; another table's result refreshes the standings, not their page; their own table's
+    result and a new round do."""
+    sim = new_tournament(8, seed=3)
+    round_ = publish_next_round(sim)
+    t = sim.tournament
+    mine, other = list(round_.matches.exclude(pair_b=None).order_by("table_number"))[:2]
+    client = Client()
+
+    def versions() -> tuple[int, int, int]:
+        tournament = client.get(f"/torneos/{t.slug}/live.json").json()["version"]
+        own = client.get(f"/torneos/{t.slug}/live.json?pareja={mine.pair_a.number}").json()["version"]
+        rival = client.get(f"/torneos/{t.slug}/live.json?pareja={other.pair_a.number}").json()["version"]
+        return tournament, own, rival
+
+    before = versions()
+    result_submit(match=other, by=sim.organizer, games_a=3, games_b=1)
+    after_other = versions()
+    assert after_other[0] > before[0] and after_other[1] == before[1] and after_other[2] > before[2]
+    result_submit(match=mine, by=sim.organizer, games_a=1, games_b=3)
+    after_mine = versions()
+    assert after_mine[1] > after_other[1] and after_mine[2] == after_other[2]
+    html = client.get(page_url(t, mine.pair_a.number)).content.decode()
+    assert f'data-live-version="{after_mine[1]}"' in html
+    assert client.get(f"/torneos/{t.slug}/live.json?pareja=999").status_code == 404
+    assert client.get(f"/torneos/{t.slug}/live.json?pareja=x1").status_code == 404

@@ -113,7 +113,7 @@ def test_a_cold_page_is_rendered_once_however_many_ask_at_once():
     from django.utils.translation import get_language
 
     # The other request stores its page 0.2 s later; this one waits for it and renders nothing.
-    threading.Timer(0.2, lambda: cache.set(f"{cold}:{get_language()}", ("1.0.0.8", b"del otro"))).start()
+    threading.Timer(0.2, lambda: cache.set(f"{cold}:{get_language()}", ("1.0.0.8", b"del otro", 0.0))).start()
     assert pagecache.cached_with_stamp(cold, "1.0.0.8", build) == ("1.0.0.8", b"del otro")
     assert len(builds) == 1
 
@@ -132,3 +132,22 @@ def test_the_results_page_is_rendered_once_per_change(django_assert_max_num_quer
     match = round_.matches.exclude(pair_b=None).order_by("table_number").first()
     result_submit(match=match, by=sim.organizer, games_a=3, games_b=2, expected_version=match.result_version)
     assert "3–2" in client.get(url).content.decode() or "3-2" in client.get(url).content.decode()
+
+
+def test_during_a_burst_a_page_is_rendered_at_most_every_few_seconds(settings):
+    """PAGES_RENDER_EVERY_SECONDS: a page younger than that is served as it is after a change, with
+    the version it shows (live.js asks again); past it, the next request renders the new one."""
+    settings.PAGES_RENDER_EVERY_SECONDS = 60
+    sim = new_tournament(6)
+    round_ = sim.play_round()
+    client = Client()
+    url = f"/torneos/{sim.tournament.slug}/clasificacion/"
+    shown = re.search(r'data-live-version="(\d+)"', client.get(url).content.decode()).group(1)
+    match = round_.matches.exclude(pair_b=None).first()
+    result_submit(match=match, by=sim.organizer, games_a=0, games_b=3, expected_version=match.result_version)
+    assert int(shown) < fresh(sim.tournament).live_version
+    young = client.get(url).content.decode()
+    assert re.search(r'data-live-version="(\d+)"', young).group(1) == shown
+    settings.PAGES_RENDER_EVERY_SECONDS = 0  # as if the interval had passed
+    now = client.get(url).content.decode()
+    assert re.search(r'data-live-version="(\d+)"', now).group(1) == str(fresh(sim.tournament).live_version)

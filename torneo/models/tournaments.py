@@ -183,8 +183,11 @@ class Tournament(models.Model):
     # Bumped whenever something players watch changes (a draw published, a result confirmed): the
     # public pages poll it and refresh themselves without reloading (torneo.services.live).
     live_version = models.PositiveIntegerField(default=0, editable=False)
+    # The live_version of the last change that concerned every pair's page (a draw, a round): a
+    # pair's page is as new as the later of this and the pair's own live_version (live.json?pareja=).
+    live_all_version = models.PositiveIntegerField(default=0, editable=False)
 
-    history = HistoricalRecords(excluded_fields=["live_version", "updated_at"])
+    history = HistoricalRecords(excluded_fields=["live_version", "live_all_version", "updated_at"])
 
     class Meta:
         verbose_name = _("torneo")
@@ -420,8 +423,11 @@ class Pair(models.Model):
     players = models.ManyToManyField(Player, through="PairMember", related_name="pairs")
     # Bumped on every change: lets forms and the API refuse a stale edit (optimistic locking).
     version = models.PositiveIntegerField(default=1)
+    # The tournament's live_version at the last change of this pair's own page (its result, its
+    # table's clock, its recorded hands): its phones poll live.json?pareja=<number> (torneo.services.live).
+    live_version = models.PositiveIntegerField(default=0, editable=False)
 
-    history = HistoricalRecords(excluded_fields=["version"])
+    history = HistoricalRecords(excluded_fields=["version", "live_version"])
 
     class Meta:
         verbose_name = _("pareja")

@@ -58,3 +58,19 @@ def champions_of(tournament: Tournament) -> tuple[Champion, ...]:
         pagecache.tournament_stamp(tournament),
         lambda: tournament_progress(tournament).champions,
     )
+
+
+def live_version(tournament: Tournament, *, pair: str | None = None) -> int | None:
+    """What live.json answers: the tournament's live version, or with ``pair`` (a pair's number as
+    typed in the URL) that pair's page's (torneo.services.live); None for a pair it does not have."""
+    if not pair:
+        return tournament.live_version
+    if not (pair.isascii() and pair.isdigit()) or len(pair) > 6:
+        return None
+    own = Pair.objects.filter(tournament=tournament, number=int(pair)).values_list("live_version", flat=True).first()
+    return None if own is None else pair_page_version(tournament=tournament, pair_live_version=own)
+
+
+def pair_page_version(*, tournament: Tournament, pair_live_version: int) -> int:
+    """The version of a pair's page: the later of its own changes and everyone's (torneo.services.live)."""
+    return max(pair_live_version, tournament.live_all_version)

@@ -1,10 +1,29 @@
-"""Live updates: a per-tournament counter that public pages poll (static/js/live.js)."""
+"""Live updates: per-tournament counters that public pages poll (static/js/live.js).
 
-from django.db.models import F
+``live_version`` changes with anything a public page shows. A pair's page changes far less often
+(its own result, its table's clock, its hands, or a new round for everyone), and half the phones
+of a big event are on their pair's page: they poll ``live.json?pareja=<number>``, whose version is
+the later of the pair's ``live_version`` and the tournament's ``live_all_version``. So a result
+refreshes the standings for everyone, and the pair pages of the two pairs that played only.
+"""
 
-from torneo.models import Tournament
+from collections.abc import Iterable
+
+from django.db.models import F, Subquery
+
+from torneo.models import Pair, Tournament
 
 
-def live_bump(*, tournament_id: int) -> None:
-    """Something players watch changed. One UPDATE, no lock: the value only has to change."""
-    Tournament.objects.filter(pk=tournament_id).update(live_version=F("live_version") + 1)
+def live_bump(*, tournament_id: int, pairs: Iterable[int | None] | None = None) -> None:
+    """Something players watch changed: for the pages of ``pairs`` (Pair ids) and the tournament's
+    shared pages, or, by default, for every page. Two UPDATEs at most, no lock: the values only
+    have to grow (both columns read the same old ``live_version``)."""
+    tournament = Tournament.objects.filter(pk=tournament_id)
+    if pairs is None:
+        tournament.update(live_version=F("live_version") + 1, live_all_version=F("live_version") + 1)
+        return
+    tournament.update(live_version=F("live_version") + 1)
+    ids = sorted({pk for pk in pairs if pk is not None})
+    if ids:
+        Pair.objects.filter(pk__in=ids).update(live_version=Subquery(tournament.values("live_version")[:1]))
+

@@ -4,7 +4,7 @@ tournaments, creating and editing one, its dashboard, jornadas and functions."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -15,7 +15,13 @@ from torneo.forms.tournaments import RoleForm, SessionForm, TournamentForm
 from torneo.models import Session, TournamentRole
 from torneo.permissions import Action, can, can_create_tournament, roles_for
 from torneo.selectors.registrations import registration_counts
-from torneo.selectors.tournaments import champions_of, staff_of, tournaments_managed_by, tournaments_public
+from torneo.selectors.tournaments import (
+    champions_of,
+    live_version,
+    staff_of,
+    tournaments_managed_by,
+    tournaments_public,
+)
 from torneo.services.rounds import tournament_finish_if_done
 from torneo.services.system import STALE_AFTER, heartbeat_age
 from torneo.services.tournaments import (
@@ -55,9 +61,13 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def tournament_live(request: HttpRequest, slug: str) -> JsonResponse:
-    """The tournament's live version: public pages poll it (static/js/live.js), cheaply."""
+    """The tournament's live version: public pages poll it (static/js/live.js), cheaply. With
+    ``?pareja=<number>``, the version of that pair's page (torneo.services.live)."""
     tournament = tournament_for(request, slug)
-    response = JsonResponse({"version": tournament.live_version})
+    version = live_version(tournament, pair=request.GET.get("pareja"))
+    if version is None:
+        raise Http404
+    response = JsonResponse({"version": version})
     response["Cache-Control"] = "no-store"
     return response
 

@@ -173,7 +173,7 @@ def _save_version(
 
 def after_write(match: Match, game: RecordedGame, by: User) -> ResultNote | None:
     if game_refresh(game):
-        live_bump(tournament_id=match.round.tournament_id)
+        live_bump(tournament_id=match.round.tournament_id, pairs=(match.pair_a_id, match.pair_b_id))
     return follow_result(match, by)
 
 
