@@ -42,8 +42,9 @@ COLD_WAIT_SECONDS = 10  # how long a request waits for the first rendering of a 
 _MARK = "<!--cuerpo-cacheado-->"
 
 
-def tournament_stamp(tournament: Tournament) -> str:
-    """Changes whenever anything a public page of this tournament shows changes."""
+def tournament_stamp(tournament: Tournament, *, version: int | None = None) -> str:
+    """Changes whenever anything a public page of this tournament shows changes. ``version``: a
+    page's own live version instead of the tournament's (a pair's page: torneo.services.live)."""
     quote = connection.ops.quote_name
     tables = [model.history.model._meta.db_table for model in (Pair, PairMember, Player, Session)]
     sql = "SELECT " + ", ".join(f"(SELECT MAX(history_id) FROM {quote(t)})" for t in tables)
@@ -51,7 +52,8 @@ def tournament_stamp(tournament: Tournament) -> str:
         cursor.execute(sql)
         changes = cursor.fetchone()
     created, updated = (int(d.timestamp() * 1_000_000) for d in (tournament.created_at, tournament.updated_at))
-    return f"{tournament.pk}.{created}.{updated}.{tournament.live_version}." + ".".join(map(str, changes))
+    live = tournament.live_version if version is None else version
+    return f"{tournament.pk}.{created}.{updated}.{live}." + ".".join(map(str, changes))
 
 
 def stamp_version(stamp: str) -> int:

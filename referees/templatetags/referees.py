@@ -19,14 +19,16 @@ register = template.Library()
 def pair_sanctions(context: dict[str, Any], pair: Pair) -> dict[str, Any]:
     """The pair's sanctions in force (AMM 5.4): the public sees those that change results; the
     pair's own players and the tournament's staff also see its apercibimientos."""
-    request = context.get("request")
-    user = getattr(request, "user", None)
-    member = context.get("is_member")  # the pair page knows it already: no query
-    if member is None and user is not None:
-        member = is_member_of(user, pair)
-    private = bool(member) or (
-        user is not None and user.is_authenticated and can(user, pair.tournament, Action.VIEW_PRIVATE)
-    )
+    private = context.get("sanctions_private")  # the pair page's cached body says whose it is
+    if private is None:
+        request = context.get("request")
+        user = getattr(request, "user", None)
+        member = context.get("is_member")  # the pair page knows it already: no query
+        if member is None and user is not None:
+            member = is_member_of(user, pair)
+        private = bool(member) or (
+            user is not None and user.is_authenticated and can(user, pair.tournament, Action.VIEW_PRIVATE)
+        )
     return {
         "sanctions": sanctions_of(pair, with_warnings=private),
         "private": private,

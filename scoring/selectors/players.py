@@ -198,3 +198,12 @@ def pair_page(tournament: Tournament, pair: Pair) -> PairPage:
     for sub in pending:
         sub.line = by_match[sub.match_id]  # the template shows it from the pair's side
     return PairPage(pair, current, past, wins, losses, byes, out, pending)
+
+
+def match_for_clock(tournament: Tournament, match_id: int) -> Match | None:
+    """A partida of the tournament with what its clock's card reads (the pair page's clock slot)."""
+    return (
+        Match.objects.filter(pk=match_id, round__tournament=tournament)
+        .select_related("round__tournament", "round__session", "pair_a", "pair_b")
+        .first()
+    )

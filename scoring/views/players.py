@@ -2,13 +2,18 @@
 opponent and times, the table's live clock, every past match, results awaiting your confirmation). Public pages that
 update themselves when results arrive (static/js/live.js)."""
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
 from scoring.selectors import players as selectors
 from scoring.views import clocks
-from torneo.permissions import is_member_of
+from torneo import pagecache
+from torneo.models import Tournament
+from torneo.permissions import Action, can, is_member_of
 from torneo.selectors.tournaments import pair_page_version
 from torneo.views.access import tournament_for
 
@@ -33,26 +38,64 @@ def find_player(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """A pair's page: its players, this round's table, opponent and times, its matches."""
+    """A pair's page: its players, this round's table, opponent and times, its matches.
+
+    Half the phones of a big event are on their pair's page: its body is rendered once per change
+    of that page (torneo.pagecache, the pair's live version: torneo.services.live), in three
+    versions (the public's, the pair's players', the staff's); the table's clock, which counts the
+    minutes, is rendered at every request into its slots."""
     tournament = tournament_for(request, slug)
     pair = selectors.pair_with_players(tournament, number)
     if pair is None:
         raise Http404
-    page = selectors.pair_page(tournament, pair)
-    context = {
-        # Read with the tournament and the pair, before the page's data: never newer than what it shows.
-        "live_version": pair_page_version(tournament=tournament, pair_live_version=pair.live_version),
-        "tournament": tournament,
-        "page": page,
-        "pair": pair,
-        "is_member": is_member_of(request.user, pair),
-        "live_interval": live_interval(request),
-    }
-    info = page.current.clock
-    if info is not None and info.started:
-        # The table's live clock (static/js/clocks.js counts it down, from the clock-detail API).
-        now = timezone.now()
-        card = clocks.cards_for([info], now, tournament)[0]
-        api = clocks.clock_api(tournament, info.match)
-        context |= {"card": card, **clocks.clock_context(request, tournament, [card], now, api)}
-    return render(request, "scoring/players/pair.html", context)
+    # Read with the tournament and the pair, before the page's data: never newer than what it shows.
+    version = pair_page_version(tournament=tournament, pair_live_version=pair.live_version)
+    member = is_member_of(request.user, pair)
+    private = member or can(request.user, tournament, Action.VIEW_PRIVATE)
+
+    def build() -> tuple[bytes, int | None]:
+        page = selectors.pair_page(tournament, pair)
+        info = page.current.clock
+        clock_match = page.current.line.match.pk if info is not None and info.started else None
+        context = {
+            "tournament": tournament,
+            "page": page,
+            "pair": pair,
+            "is_member": member,
+            "sanctions_private": private,
+            "has_clock": clock_match is not None,
+            "clock_slot": mark_safe(CLOCK_SLOT),
+            "clock_script_slot": mark_safe(CLOCK_SCRIPT_SLOT),
+        }
+        return render_to_string("scoring/players/_pair_body.html", context).encode(), clock_match
+
+    key = f"pareja:{tournament.pk}:{pair.pk}:{int(member)}:{int(private)}"
+    built, (body, clock_match) = pagecache.cached_with_stamp(
+        key, pagecache.tournament_stamp(tournament, version=version), build, every=settings.PAGES_RENDER_EVERY_SECONDS
+    )
+    if clock_match is not None:
+        body = _with_clock(request, tournament, body, clock_match)
+    context = {"tournament": tournament, "pair": pair, "has_clock": clock_match is not None}
+    context["live_interval"] = live_interval(request)
+    return pagecache.page_with_body(
+        request, "scoring/players/pair.html", context, (body, pagecache.stamp_version(built))
+    )
+
+
+CLOCK_SLOT = "<!--reloj-de-la-mesa-->"
+CLOCK_SCRIPT_SLOT = "<!--datos-del-reloj-->"
+
+
+def _with_clock(request: HttpRequest, tournament: Tournament, body: bytes, match_id: int) -> bytes:
+    """The table's live clock (static/js/clocks.js counts it down, from the clock-detail API), now."""
+    now = timezone.now()
+    match = selectors.match_for_clock(tournament, match_id)
+    info = selectors.match_clock(match, now) if match is not None else None
+    if info is None or not info.started:
+        return body.replace(CLOCK_SLOT.encode(), b"").replace(CLOCK_SCRIPT_SLOT.encode(), b"")
+    card = clocks.cards_for([info], now, tournament)[0]
+    api = clocks.clock_api(tournament, match)
+    context = {"tournament": tournament, "card": card, **clocks.clock_context(request, tournament, [card], now, api)}
+    clock = render_to_string("scoring/players/_pair_clock.html", context, request).encode()
+    script = render_to_string("scoring/clocks/_script.html", context, request).encode()
+    return body.replace(CLOCK_SLOT.encode(), clock).replace(CLOCK_SCRIPT_SLOT.encode(), script)

@@ -3,6 +3,7 @@ rounds (waiting for the draw, the current table and opponent with its times, exe
 results, a result awaiting your confirmation), in a constant number of queries."""
 
 import re
+import time
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -29,7 +30,10 @@ MADRID = ZoneInfo("Europe/Madrid")
 
 def text_of(response) -> str:
     assert response.status_code == 200, response.status_code
-    html = response.content.decode()
+    return text_of_html(response.content.decode())
+
+
+def text_of_html(html: str) -> str:
     main = html[html.index("<main") : html.index("</main>")]
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", main))
 
@@ -290,12 +294,17 @@ def test_the_pair_page_costs_the_same_queries_for_16_and_120_pairs(django_assert
         small.force_login(small_user)
         big.force_login(big_user)
     expected = _queries(small, page_url(small_t, small_pair.number))
-    # +2 since the juez's record is on the page: the pair's sanctions and its suplentes (AMM 5.4, 5.8).
-    assert expected <= (14 if logged_in else 11), expected
+    # +2 since the juez's record is on the page: the pair's sanctions and its suplentes (AMM 5.4,
+    # 5.8); +1 for the pages' cache stamp.
+    assert expected <= (15 if logged_in else 12), expected
     with django_assert_num_queries(expected):
         response = big.get(page_url(big_t, big_pair.number))
     page = text_of(response)
     assert "Ronda 2" in page and "Ganada 3-2" in page  # round 1, from the winner's side
+    # Again, nothing changed: the body from the cache (torneo.pagecache), the page's data not read.
+    warm = _queries(big, page_url(big_t, big_pair.number))
+    assert warm <= (7 if logged_in else 4), warm
+    assert text_of(big.get(page_url(big_t, big_pair.number))) == page
 
 
 def test_find_yourself_costs_the_same_queries_for_16_and_120_pairs(django_assert_num_queries):
@@ -354,3 +363,32 @@ def test_a_pair_page_polls_its_own_version_a_result_elsewhere_leaves_it_alone():
     assert f'data-live-version="{after_mine[1]}"' in html
     assert client.get(f"/torneos/{t.slug}/live.json?pareja=999").status_code == 404
     assert client.get(f"/torneos/{t.slug}/live.json?pareja=x1").status_code == 404
+
+
+def test_the_cached_pair_page_shows_each_viewer_their_own_version_and_the_clock_now():
+    """The pair page's body is cached (torneo.pagecache) in three versions: the public's, the pair's
+    players' (their confirmation buttons, their apercibimientos) and the staff's; asked in any order,
+    each sees its own. The table's clock is rendered at every request (its server time is now)."""
+    from referees.services.sanctions import sanction_give
+    from scoring.services.clocks import clock_start
+
+    t = table()
+    sanction_give(by=t.juez, pair=t.match.pair_a, article="3.20.c", step=1, match=t.match)
+    clock_start(match=t.match, by=t.juez)
+    url = page_url(t.tournament, t.match.pair_a.number)
+    public, player, staff = Client(), Client(), Client()
+    player.force_login(t.player_a)
+    staff.force_login(t.control)
+    for _ in range(2):  # cold, then from the cache
+        clients = (("public", public), ("player", player), ("staff", staff))
+        seen = {name: c.get(url).content.decode() for name, c in clients}
+        assert "Apercibimiento" not in text_of_html(seen["public"])
+        assert "Apercibimiento" in text_of_html(seen["player"]) and "Apercibimiento" in text_of_html(seen["staff"])
+        assert "Avisar al juez" in seen["player"] and "Avisar al juez" not in seen["public"]
+        assert "Avisar al juez" not in seen["staff"]
+        for html in seen.values():
+            assert 'id="clock-data"' in html and "js/clocks.js" in html
+    first = re.search(r'"server_now": "([^"]+)"', public.get(url).content.decode()).group(1)
+    time.sleep(0.01)
+    second = re.search(r'"server_now": "([^"]+)"', public.get(url).content.decode()).group(1)
+    assert second > first
