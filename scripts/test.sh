@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every test, on a fresh machine: installs what is missing (Debian's PostgreSQL, Chromium and
+# Every test, on a fresh machine: installs what is missing (Debian's PostgreSQL and redis-server, Chromium and
 # ChromeDriver, WeasyPrint's Pango), lints and type-checks, starts its own PostgreSQL cluster in a
 # temporary directory on a free local port, runs the whole suite against it with the real browser
 # tests, then the database-backed suite again against SQLite. Extra arguments go to pytest.
@@ -7,7 +7,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-apt_ensure postgresql chromium chromium-driver libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 \
+apt_ensure postgresql redis-server chromium chromium-driver libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 \
   fonts-dejavu-core gettext
 ensure_venv
 cd "$ROOT"

@@ -253,6 +253,12 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
     }
+# Production: redis://host:6379/0 as the broker (docs/production.md). The tasks' results are not
+# read by the site (ignored), but a result backend may be set for monitoring (e.g. redis://…/3).
+CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="") or None
+if CELERY_BROKER_URL.startswith("redis"):
+    # A message not acknowledged (its worker died) goes back to the queue after this long.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True

@@ -1,0 +1,212 @@
+"""The production stack, for real (issue 18, item 1; docs/production.md): Debian's redis-server and
+PostgreSQL on free local ports, the site under gunicorn with DJANGO_PRODUCTION=1 (collected static
+files served by whitenoise), two Celery workers and one beat, Redis as the broker, the result
+backend and the pages' and rate limits' caches. A round is played through the site from the CSV
+import to the last result, and the clocks' tick, sent by beat through Redis to a worker, ends
+every table's clock once its result is in.
+
+Runs in the PostgreSQL pass of the test command (marker postgres), which installs redis-server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import load  # noqa: E402 (benchmarks/load.py: the event built through the site)
+
+pytestmark = [pytest.mark.postgres, pytest.mark.celery]
+PAIRS = 16
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait(what: str, check: Any, seconds: float = 60) -> Any:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            found = check()
+            if found:
+                return found
+        except Exception:  # not up yet
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: nothing after {seconds} s")
+        time.sleep(0.3)
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    server = shutil.which("redis-server")
+    assert server, "redis-server is missing: the test command installs Debian's redis-server"
+    port = _free_port()
+    options = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(tmp_path)]
+    proc = subprocess.Popen(
+        [server, *options],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    import redis
+
+    _wait("redis-server", lambda: redis.Redis(port=port).ping(), 20)
+    yield f"redis://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture
+def database_url() -> Iterator[str]:
+    """A database of its own on the test command's PostgreSQL server, dropped afterwards."""
+    import psycopg
+
+    base = os.environ["DATABASE_URL"]
+    name = f"stack_{uuid.uuid4().hex[:8]}"
+    server = base.rsplit("/", 1)[0]
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield f"{server}/{name}"
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _run(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    return done.stdout
+
+
+def test_a_round_on_postgresql_redis_gunicorn_two_workers_and_one_beat(
+    tmp_path: Path, redis_url: str, database_url: str
+) -> None:
+    var = tmp_path / "var"
+    var.mkdir()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "torneo.settings",
+        "DJANGO_PRODUCTION": "1",
+        "SECURE_SSL_REDIRECT": "0",  # no TLS proxy in front of this test
+        "SECRET_KEY": uuid.uuid4().hex * 2,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": f"{redis_url}/0",
+        "CELERY_RESULT_BACKEND": f"{redis_url}/3",
+        "CACHE_URL": f"{redis_url}/1",
+        "RATELIMIT_CACHE_URL": f"{redis_url}/2",
+        "CLOCK_TICK_SECONDS": "1",
+        "VAR_DIR": str(var),
+        "LOG_LEVEL": "WARNING",
+    }
+    env.pop("REQUIRE_POSTGRES", None)
+    _run(env, "manage.py", "migrate", "--no-input")
+    _run(env, "manage.py", "collectstatic", "--no-input")
+    world = json.loads(
+        _run(
+            env,
+            "-c",
+            "import json, sys; sys.path.insert(0, 'benchmarks'); import contention, load, pathlib; "
+            f"contention.setup_django(pathlib.Path({str(var)!r})); print(json.dumps(load.prepare_database({PAIRS})))",
+        ).strip().splitlines()[-1]
+    )
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    logs = {name: open(var / f"{name}.log", "wb") for name in ("web", "w1", "w2", "beat")}  # noqa: SIM115
+    celery = [sys.executable, "-m", "celery", "-A", "torneo.celery"]
+    commands = {
+        "web": [sys.executable, "-m", "gunicorn", "torneo.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2"],
+        "w1": [*celery, "worker", "-n", "w1@%h", "--concurrency=1", "--loglevel=WARNING"],
+        "w2": [*celery, "worker", "-n", "w2@%h", "--concurrency=1", "--loglevel=WARNING"],
+        "beat": [*celery, "beat", "--schedule", str(var / "celerybeat-schedule"), "--loglevel=WARNING"],
+    }
+    procs = {
+        name: subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=logs[name], stderr=logs[name])
+        for name, cmd in commands.items()
+    }
+    try:
+        _wait("gunicorn", lambda: urllib.request.urlopen(f"{base}/api/v1/", timeout=5).status == 200)
+        # Two workers answer through Redis.
+        from celery import Celery
+
+        control = Celery(broker=f"{redis_url}/0")
+
+        def both_workers() -> set[str] | None:
+            names = {name.split("@")[0] for answer in control.control.ping(timeout=2) for name in answer}
+            return names if {"w1", "w2"} <= names else None
+
+        assert _wait("two workers answering through Redis", both_workers) == {"w1", "w2"}
+        world = load.build_through_the_site(base, world, PAIRS, 5)
+        world["pairs"], world["games_to_win"] = PAIRS, 3
+        api = f"{base}/api/v1/tournaments/{world['slug']}"
+        clocks = load.api_json(f"{api}/clocks/?round={world['round']}", world["token"], method="GET")
+        assert clocks and all(c["started"] for c in clocks)
+        rec = load.Recorder()
+        import random
+
+        entered = [load.enter(base, world, table, rec, random.Random(table)) for table in world["tables"]]
+        assert all(e.status == 201 for e in entered), [e.status for e in entered]
+        state = load.api_json(f"{api}/results/pending/?round={world['round']}", world["token"], method="GET")
+        assert state["missing"] == [] and state["decided"] == state["total"]
+        # The tick (beat → Redis → a worker, every second) ends each decided table's clock.
+        import psycopg
+
+        def ended() -> bool:
+            with psycopg.connect(database_url) as conn:
+                phases = conn.execute(
+                    "SELECT c.phase, c.finished_at IS NOT NULL FROM scoring_matchclock c "
+                    "JOIN torneo_match m ON m.id = c.match_id JOIN torneo_round r ON r.id = m.round_id "
+                    "JOIN torneo_tournament t ON t.id = r.tournament_id WHERE t.slug = %s",
+                    [world["slug"]],
+                ).fetchall()
+            return len(phases) == len(world["tables"]) and all(p == ("terminada", True) for p in phases)
+
+        _wait("the clocks' tick", ended, 60)
+        # The public pages, from the cache in Redis; the health endpoint sees all of it.
+        standings = urllib.request.urlopen(f"{base}/torneos/{world['slug']}/clasificacion/", timeout=10)
+        assert standings.status == 200 and b"data-live-version" in standings.read()
+        import redis
+
+        assert redis.Redis.from_url(f"{redis_url}/1").dbsize() > 0
+        health = _wait(
+            "health",
+            lambda: json.loads(urllib.request.urlopen(f"{base}/salud/", timeout=10).read()),
+            30,
+        )
+        assert health["ok"] and health["database"]["detail"] == "postgresql" and health["broker"]["detail"] == "redis"
+        static = urllib.request.urlopen(f"{base}/static/css/site.css", timeout=10)
+        assert static.status == 200
+    except AssertionError as failure:
+        for log in logs.values():
+            log.flush()
+        tails = {name: (var / f"{name}.log").read_text(errors="replace")[-3000:] for name in logs}
+        raise AssertionError(f"{failure}\n" + "\n".join(f"--- {n}.log ---\n{t}" for n, t in tails.items())) from None
+    finally:
+        for proc in procs.values():
+            proc.terminate()
+        for proc in procs.values():
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        for log in logs.values():
+            log.close()
