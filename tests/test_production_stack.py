@@ -55,23 +55,41 @@ def _wait(what: str, check: Any, seconds: float = 60) -> Any:
         time.sleep(0.3)
 
 
-@pytest.fixture
-def redis_url(tmp_path: Path) -> Iterator[str]:
-    server = shutil.which("redis-server")
-    assert server, "redis-server is missing: the test command installs Debian's redis-server"
-    port = _free_port()
-    options = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(tmp_path)]
-    proc = subprocess.Popen(
-        [server, *options],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    import redis
+class RedisServer:
+    """Debian's redis-server on a free local port, in-memory only; ``restart`` as after a crash."""
 
-    _wait("redis-server", lambda: redis.Redis(port=port).ping(), 20)
-    yield f"redis://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(timeout=10)
+    def __init__(self, directory: Path) -> None:
+        server = shutil.which("redis-server")
+        assert server, "redis-server is missing: the test command installs Debian's redis-server"
+        self.port, self.directory, self.binary = _free_port(), directory, server
+        self.url = f"redis://127.0.0.1:{self.port}"
+        self.start()
+
+    def start(self) -> None:
+        import redis
+
+        options = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        self.proc = subprocess.Popen(
+            [self.binary, *options, "--dir", str(self.directory)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait("redis-server", lambda: redis.Redis(port=self.port).ping(), 20)
+
+    def stop(self) -> None:
+        self.proc.kill()  # as a crash: no save, every connection cut
+        self.proc.wait(timeout=10)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path)
+    yield server
+    server.stop()
 
 
 @pytest.fixture
@@ -98,8 +116,9 @@ def _run(env: dict[str, str], *args: str) -> str:
 
 
 def test_a_round_on_postgresql_redis_gunicorn_two_workers_and_one_beat(
-    tmp_path: Path, redis_url: str, database_url: str
+    tmp_path: Path, redis_server: RedisServer, database_url: str
 ) -> None:
+    redis_url = redis_server.url
     var = tmp_path / "var"
     var.mkdir()
     env = {
@@ -195,6 +214,31 @@ def test_a_round_on_postgresql_redis_gunicorn_two_workers_and_one_beat(
         assert health["ok"] and health["database"]["detail"] == "postgresql" and health["broker"]["detail"] == "redis"
         static = urllib.request.urlopen(f"{base}/static/css/site.css", timeout=10)
         assert static.status == 200
+
+        # Faults (issue 18, item 4). PostgreSQL restarted: every connection of the site and the
+        # workers cut at once; the next requests reconnect (CONN_HEALTH_CHECKS), no error, nothing lost.
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            cut = conn.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchone()[0]
+        assert cut >= 1
+        for _ in range(6):  # every gunicorn process meets its dead connection
+            page = urllib.request.urlopen(f"{base}/torneos/{world['slug']}/resultados/", timeout=10)
+            assert page.status == 200
+        again = load.enter(base, world, world["tables"][0], rec, random.Random(99))
+        assert again.status == 201 and again.version == 2
+        # Redis restarted (killed, its data gone): the workers and beat reconnect, the tick goes on.
+        def last_beat() -> Any:
+            with psycopg.connect(database_url) as conn:
+                return conn.execute("SELECT max(beat_at) FROM torneo_workerheartbeat").fetchone()[0]
+
+        before = last_beat()
+        redis_server.restart()
+        assert _wait("two workers after Redis restarted", both_workers, 90) == {"w1", "w2"}
+        _wait("beat and a worker after Redis restarted", lambda: (now := last_beat()) and now > before, 90)
+        page = urllib.request.urlopen(f"{base}/torneos/{world['slug']}/clasificacion/", timeout=10)
+        assert page.status == 200
     except AssertionError as failure:
         for log in logs.values():
             log.flush()
