@@ -2,6 +2,8 @@
 opponent and times, the table's live clock, every past match, results awaiting your confirmation). Public pages that
 update themselves when results arrive (static/js/live.js)."""
 
+from typing import Any
+
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -52,10 +54,11 @@ def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     version = pair_page_version(tournament=tournament, pair_live_version=pair.live_version)
     member = is_member_of(request.user, pair)
     private = member or can(request.user, tournament, Action.VIEW_PRIVATE)
+    computed: dict[str, Any] = {}  # the clock, when this request renders the body: not read twice
 
     def build() -> tuple[bytes, int | None]:
         page = selectors.pair_page(tournament, pair)
-        info = page.current.clock
+        info = computed["clock"] = page.current.clock
         clock_match = page.current.line.match.pk if info is not None and info.started else None
         context = {
             "tournament": tournament,
@@ -74,7 +77,7 @@ def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         key, pagecache.tournament_stamp(tournament, version=version), build, every=settings.PAGES_RENDER_EVERY_SECONDS
     )
     if clock_match is not None:
-        body = _with_clock(request, tournament, body, clock_match)
+        body = _with_clock(request, tournament, body, clock_match, computed.get("clock"))
     context = {"tournament": tournament, "pair": pair, "has_clock": clock_match is not None}
     context["live_interval"] = live_interval(request)
     return pagecache.page_with_body(
@@ -86,15 +89,19 @@ CLOCK_SLOT = "<!--reloj-de-la-mesa-->"
 CLOCK_SCRIPT_SLOT = "<!--datos-del-reloj-->"
 
 
-def _with_clock(request: HttpRequest, tournament: Tournament, body: bytes, match_id: int) -> bytes:
-    """The table's live clock (static/js/clocks.js counts it down, from the clock-detail API), now."""
+def _with_clock(
+    request: HttpRequest, tournament: Tournament, body: bytes, match_id: int, info: Any = None
+) -> bytes:
+    """The table's live clock (static/js/clocks.js counts it down, from the clock-detail API), now;
+    ``info``: the clock this request already read while rendering the body."""
     now = timezone.now()
-    match = selectors.match_for_clock(tournament, match_id)
-    info = selectors.match_clock(match, now) if match is not None else None
+    if info is None or info.match.pk != match_id:
+        match = selectors.match_for_clock(tournament, match_id)
+        info = selectors.match_clock(match, now) if match is not None else None
     if info is None or not info.started:
         return body.replace(CLOCK_SLOT.encode(), b"").replace(CLOCK_SCRIPT_SLOT.encode(), b"")
     card = clocks.cards_for([info], now, tournament)[0]
-    api = clocks.clock_api(tournament, match)
+    api = clocks.clock_api(tournament, info.match)
     context = {"tournament": tournament, "card": card, **clocks.clock_context(request, tournament, [card], now, api)}
     clock = render_to_string("scoring/players/_pair_clock.html", context, request).encode()
     script = render_to_string("scoring/clocks/_script.html", context, request).encode()
