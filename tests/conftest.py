@@ -69,6 +69,9 @@ def _rate_limit_cache(settings: object) -> None:
     # A page changed is rendered again at the next request (production waits a few seconds during
     # a burst: tests/torneo/test_pagecache.py tests that with its own setting).
     settings.PAGES_RENDER_EVERY_SECONDS = 0  # type: ignore[attr-defined]
+    # A tournament's public state is read at every request (kept for a second in production: the
+    # tests of torneo.pagecache set it themselves).
+    settings.PAGES_STATE_SECONDS = 0  # type: ignore[attr-defined]
 
 
 @pytest.fixture

@@ -21,14 +21,18 @@ most that often, whatever the number of changes and requests, by one process of 
 share the cache (a file cache under var/ on one host, CACHE_URL=redis://… for several).
 """
 
+import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
 from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -98,9 +102,9 @@ def cached(key: str, stamp: str, build: Callable[[], T]) -> T:
     return cached_with_stamp(key, stamp, build)[1]
 
 
-def cached_body(key: str, stamp: str, template: str, context: Callable[[], dict[str, Any]]) -> tuple[bytes, int]:
+def cached_body(key: str, stamp: str, template: str, context: Callable[[], dict[str, Any]]) -> tuple[bytes, str]:
     """A page body rendered once per stamp, at most once every PAGES_RENDER_EVERY_SECONDS, kept as
-    UTF-8 bytes (never re-escaped or re-encoded), with the live version it shows (for
+    UTF-8 bytes (never re-escaped or re-encoded), with the stamp it was rendered at (for
     ``page_with_body``)."""
     built, body = cached_with_stamp(
         f"body:{key}:{template}",
@@ -108,17 +112,127 @@ def cached_body(key: str, stamp: str, template: str, context: Callable[[], dict[
         lambda: render_to_string(template, context()).encode(),
         every=settings.PAGES_RENDER_EVERY_SECONDS,
     )
-    return body, stamp_version(built)
+    return body, built
 
 
 def page_with_body(
-    request: HttpRequest, template: str, context: dict[str, Any], body: tuple[bytes, int]
+    request: HttpRequest, template: str, context: dict[str, Any], body: tuple[bytes, str]
 ) -> HttpResponse:
-    """Render the per-user page around the cached body: the template prints `{{ body }}` once, and
-    `{{ live_version }}` is the version the body shows (static/js/live.js compares it)."""
-    body, version = body
-    html = render_to_string(template, {**context, "body": mark_safe(_MARK), "live_version": version}, request)
+    """Render the per-user page around the cached body (bytes, the stamp they were rendered at):
+    the template prints `{{ body }}` once, and `{{ live_version }}` is the version the body shows
+    (static/js/live.js compares it). The response keeps the stamp (``page_stamp``) for
+    `anonymous_page`."""
+    body, stamp = body
+    context = {**context, "body": mark_safe(_MARK), "live_version": stamp_version(stamp)}
+    html = render_to_string(template, context, request)
     head, mark, tail = html.partition(_MARK)
     if not mark:
         raise ValueError(f"{template} does not print {{{{ body }}}}")
-    return HttpResponse(b"".join((head.encode(), body, tail.encode())))
+    response = HttpResponse(b"".join((head.encode(), body, tail.encode())))
+    response.page_stamp = stamp  # type: ignore[attr-defined]
+    return response
+
+
+# --- the anonymous visitors' pages: served whole, without a query ---------------------------------
+#
+# Five hundred phones of people who never log in poll live.json and fetch the draw, the standings
+# and the results again at every change. For them the whole page (the frame too) is the same, so
+# it is kept whole, per address and language, under the stamp of the body it shows; the stamp
+# itself (the tournament's public state) is kept for PAGES_STATE_SECONDS and forgotten as soon as
+# a draw or a result commits (torneo.services.live). A request of an anonymous visitor then costs
+# two cache reads and no query. Only the CSRF token of the frame's language form is per visitor:
+# it is stored as a placeholder and filled in at each request.
+
+
+@dataclass(frozen=True)
+class PublicState:
+    """What anonymous requests need of a tournament that the public may see (not a draft)."""
+
+    pk: int
+    stamp: str
+    live_version: int
+    live_all_version: int
+
+
+_NOT_PUBLIC = "no-publico"
+_TOKEN = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+_TOKEN_SLOT = b"\\1<!--csrf-->\\2"
+
+
+def _state_key(slug: str) -> str:
+    return f"torneo:estado:{slug}"
+
+
+def public_state(slug: str) -> PublicState | None:
+    """The public state of the tournament with this slug; None when it does not exist or is a
+    draft (the views then answer as they always do: 404, or the page for its staff)."""
+    ttl = settings.PAGES_STATE_SECONDS
+    if ttl:
+        hit = cache.get(_state_key(slug))
+        if hit is not None:
+            return None if hit == _NOT_PUBLIC else hit
+    tournament = Tournament.objects.filter(slug=slug).first()
+    state = None
+    if tournament is not None and tournament.is_visible_to_public:
+        state = PublicState(
+            tournament.pk, tournament_stamp(tournament), tournament.live_version, tournament.live_all_version
+        )
+    if ttl:
+        cache.set(_state_key(slug), state or _NOT_PUBLIC, ttl)
+    return state
+
+
+def forget_state(*, tournament_id: int) -> None:
+    """A change the public sees is committed: the next request reads the tournament's state again."""
+    for slug in Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True):
+        cache.delete(_state_key(slug))
+
+
+def _anonymous_key(request: HttpRequest, params: tuple[str, ...]) -> str | None:
+    """The key of this request's whole page, or None when it is not an anonymous visitor's plain
+    GET: logged in (or a session, or messages to show), or a query this page does not take (the
+    key space stays bounded: only ``params``, with short values)."""
+    if request.method != "GET" or request.COOKIES.keys() & {settings.SESSION_COOKIE_NAME, "messages"}:
+        return None
+    if any(name not in params or len(request.GET[name]) > 6 for name in request.GET):
+        return None
+    query = "&".join(f"{name}={request.GET[name]}" for name in params if name in request.GET)
+    return f"anonima:{request.path}?{query}:{get_language()}"
+
+
+View = Callable[..., HttpResponse]
+
+
+def anonymous_page(*, params: tuple[str, ...] = ()) -> Callable[[View], View]:
+    """A public page's view (its first URL argument, ``slug``) that anonymous visitors get whole
+    from the cache (see above); ``params``: the query parameters it takes. Everyone else, and a
+    tournament the public may not see, go through the view."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def page(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            key = _anonymous_key(request, params)
+            state = public_state(slug) if key is not None else None
+            if key is None or state is None:
+                return view(request, slug, *args, **kwargs)
+            entry = cache.get(key)
+            if entry is not None and (
+                entry[0] == state.stamp or time.time() - entry[2] < settings.PAGES_RENDER_EVERY_SECONDS
+            ):
+                return _with_token(request, entry[1])
+            response = view(request, slug, *args, **kwargs)
+            stamp = getattr(response, "page_stamp", None)
+            if response.status_code == 200 and stamp is not None and not response.cookies:
+                cache.set(key, (stamp, _TOKEN.sub(_TOKEN_SLOT, response.content), time.time()), TTL)
+            return response
+
+        return page
+
+    return decorate
+
+
+def _with_token(request: HttpRequest, content: bytes) -> HttpResponse:
+    token = get_token(request).encode()  # sets the visitor's CSRF cookie when it has none
+    response = HttpResponse(content.replace(b"<!--csrf-->", token))
+    response.page_stamp = None  # type: ignore[attr-defined]
+    return response

@@ -80,18 +80,14 @@ def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         body = _with_clock(request, tournament, body, clock_match, computed.get("clock"))
     context = {"tournament": tournament, "pair": pair, "has_clock": clock_match is not None}
     context["live_interval"] = live_interval(request)
-    return pagecache.page_with_body(
-        request, "scoring/players/pair.html", context, (body, pagecache.stamp_version(built))
-    )
+    return pagecache.page_with_body(request, "scoring/players/pair.html", context, (body, built))
 
 
 CLOCK_SLOT = "<!--reloj-de-la-mesa-->"
 CLOCK_SCRIPT_SLOT = "<!--datos-del-reloj-->"
 
 
-def _with_clock(
-    request: HttpRequest, tournament: Tournament, body: bytes, match_id: int, info: Any = None
-) -> bytes:
+def _with_clock(request: HttpRequest, tournament: Tournament, body: bytes, match_id: int, info: Any = None) -> bytes:
     """The table's live clock (static/js/clocks.js counts it down, from the clock-detail API), now;
     ``info``: the clock this request already read while rendering the body."""
     now = timezone.now()

@@ -46,6 +46,7 @@ from torneo.views.access import LoginRequired, safe_next, tournament_for
 # --- public: the results of each round -------------------------------------------------------------------
 
 
+@pagecache.anonymous_page(params=("ronda",))
 def results(request: HttpRequest, slug: str) -> HttpResponse:
     """The results of one round (the current one by default), by table."""
     tournament = tournament_for(request, slug)

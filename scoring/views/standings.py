@@ -37,14 +37,17 @@ def _cached_page(
     return pagecache.page_with_body(request, f"scoring/{kind}.html", {"tournament": tournament}, body)
 
 
+@pagecache.anonymous_page()
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     return _cached_page(request, slug, "standings", selectors.standings, _standings_context)
 
 
+@pagecache.anonymous_page()
 def classification(request: HttpRequest, slug: str) -> HttpResponse:
     return _cached_page(request, slug, "classification", selectors.classification, _classification_context)
 
 
+@pagecache.anonymous_page()
 def bracket(request: HttpRequest, slug: str) -> HttpResponse:
     return _cached_page(request, slug, "bracket", selectors.bracket, _bracket_context)
 

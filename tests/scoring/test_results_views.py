@@ -505,8 +505,11 @@ def test_standings_page_queries_do_not_grow_with_the_pairs():
         counts.append(len(captured))
         with CaptureQueriesContext(connection) as cached:
             client.get(f"/torneos/{sim.tournament.slug}/clasificacion/")
-        assert len(cached) == 2  # the tournament and its signature: the body comes from the cache
-    assert counts[0] == counts[1] <= 8
+        # The tournament and its signature (its public state, kept a second in production: no query
+        # then, tests/torneo/test_pagecache.py): the whole page comes from the cache.
+        assert len(cached) == 2
+    # A page's first rendering: the public state's two queries, then the view's.
+    assert counts[0] == counts[1] <= 10
 
 
 def test_bracket_page_draws_the_bracket_as_a_tree():

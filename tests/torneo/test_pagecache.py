@@ -5,10 +5,14 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.core.cache import cache
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from scoring.services.results import result_submit
 from tests.torneo.simulation import new_tournament
+from torneo import pagecache
 from torneo.models import Match, Player, Tournament
 from torneo.pagecache import tournament_stamp
 from torneo.services.tournaments import session_save
@@ -67,7 +71,6 @@ def test_while_a_page_is_being_rendered_other_requests_get_the_last_bytes_and_th
     """A result arrives while the standings are being rendered for the previous one: the requests in
     between get the last rendered page at once, which says the version it shows (older than
     live.json's), so static/js/live.js asks again; once the renderer is done, the new page."""
-    from django.core.cache import cache
 
     sim = new_tournament(6)
     round_ = sim.play_round()
@@ -94,8 +97,6 @@ def test_a_cold_page_is_rendered_once_however_many_ask_at_once():
     """No bytes yet and another request rendering: wait for its page instead of rendering again."""
     import threading
 
-    from torneo import pagecache
-
     builds = []
 
     def build() -> bytes:
@@ -105,8 +106,6 @@ def test_a_cold_page_is_rendered_once_however_many_ask_at_once():
     key = f"prueba:{threading.get_ident()}"
     assert pagecache.cached_with_stamp(key, "1.0.0.7", build) == ("1.0.0.7", b"cuerpo")
     assert pagecache.cached_with_stamp(key, "1.0.0.7", build) == ("1.0.0.7", b"cuerpo") and len(builds) == 1
-
-    from django.core.cache import cache
 
     cold = f"{key}-frio"
     assert cache.add(_lock_key(cold), "otro", 30)
@@ -151,3 +150,108 @@ def test_during_a_burst_a_page_is_rendered_at_most_every_few_seconds(settings):
     settings.PAGES_RENDER_EVERY_SECONDS = 0  # as if the interval had passed
     now = client.get(url).content.decode()
     assert re.search(r'data-live-version="(\d+)"', now).group(1) == str(fresh(sim.tournament).live_version)
+
+
+# --- anonymous visitors: the whole page and live.json without a query (issue 18, item 2) -----------
+
+
+def _queries(client: Client, url: str) -> tuple[int, str]:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(captured), response.content.decode()
+
+
+def _version(html: str) -> int:
+    return int(re.search(r'data-live-version="(\d+)"', html).group(1))
+
+
+@pytest.fixture
+def state_kept(settings):
+    """Production's setting: a tournament's public state kept in the cache between requests."""
+    settings.PAGES_STATE_SECONDS = 60
+    cache.clear()
+
+
+def test_anonymous_visitors_get_the_public_pages_and_live_json_without_a_query(state_kept):
+    sim = new_tournament(8)
+    round_ = sim.play_round()
+    slug = sim.tournament.slug
+    pages = [
+        f"/torneos/{slug}/clasificacion/",
+        f"/torneos/{slug}/rondas/{round_.number}/",
+        f"/torneos/{slug}/resultados/",
+        f"/torneos/{slug}/resultados/?ronda={round_.number}",
+    ]
+    for url in pages:
+        Client().get(url)  # the first visitor renders it
+        count, html = _queries(Client(), url)
+        assert count == 0, url
+        assert _version(html) == fresh(sim.tournament).live_version
+    pair = round_.matches.exclude(pair_b=None).first().pair_a
+    for url in (f"/torneos/{slug}/live.json", f"/torneos/{slug}/live.json?pareja={pair.number}"):
+        Client().get(url)
+        count, body = _queries(Client(), url)
+        assert count == 0, url
+        assert '"version"' in body
+
+
+def test_a_result_shows_at_once_to_anonymous_visitors_when_it_commits(state_kept, django_capture_on_commit_callbacks):
+    """The state kept in the cache is forgotten when a result commits (torneo.services.live)."""
+    sim = new_tournament(8)
+    round_ = sim.play_round()
+    slug = sim.tournament.slug
+    url = f"/torneos/{slug}/clasificacion/"
+    before = _version(Client().get(url).content.decode())
+    live_before = Client().get(f"/torneos/{slug}/live.json").json()["version"]
+    match = round_.matches.exclude(pair_b=None).first()
+    with django_capture_on_commit_callbacks(execute=True):
+        result_submit(match=match, by=sim.organizer, games_a=0, games_b=3, expected_version=match.result_version)
+    now = fresh(sim.tournament).live_version
+    assert before < now
+    assert _version(Client().get(url).content.decode()) == now
+    assert live_before < Client().get(f"/torneos/{slug}/live.json").json()["version"] == now
+
+
+def test_each_anonymous_visitor_gets_its_own_csrf_token_and_can_change_the_language(state_kept):
+    sim = new_tournament(6)
+    round_ = sim.play_round()
+    url = f"/torneos/{sim.tournament.slug}/rondas/{round_.number}/"
+    Client().get(url)
+    tokens = set()
+    for _ in range(2):
+        visitor = Client(enforce_csrf_checks=True)
+        count, html = _queries(visitor, url)
+        assert count == 0
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        assert "csrf" not in token
+        tokens.add(token)
+        answer = visitor.post("/i18n/setlang/", {"language": "en", "next": url, "csrfmiddlewaretoken": token})
+        assert answer.status_code == 302, "the token served with the cached page must be the visitor's"
+    assert len(tokens) == 2
+
+
+def test_signed_in_users_and_other_queries_never_get_the_anonymous_page(state_kept):
+    sim = new_tournament(6)
+    round_ = sim.play_round()
+    url = f"/torneos/{sim.tournament.slug}/rondas/{round_.number}/"
+    Client().get(url)
+    staff = Client()
+    staff.force_login(sim.organizer)
+    count, html = _queries(staff, url)
+    assert count > 0 and sim.organizer.username in html  # the frame says who is signed in
+    count, _ = _queries(Client(), url + "?intervalo=500")  # a query this page does not take
+    assert count > 0
+    assert Client().get(f"/torneos/{sim.tournament.slug}/resultados/?ronda=99").status_code == 404
+
+
+def test_a_draft_is_never_served_from_the_public_state(state_kept):
+    sim = new_tournament(6)
+    round_ = sim.play_round()
+    slug = sim.tournament.slug
+    Tournament.objects.filter(pk=sim.tournament.pk).update(status=Tournament.Status.DRAFT)
+    for url in (f"/torneos/{slug}/rondas/{round_.number}/", f"/torneos/{slug}/live.json"):
+        assert Client().get(url).status_code == 404
+        assert Client().get(url).status_code == 404  # with its state kept: still not public
+    assert pagecache.public_state(slug) is None
+    assert pagecache.public_state("no-existe") is None

@@ -1,6 +1,8 @@
 """Reads of tournaments: the public list, the ones visible to or managed by a user, a tournament's
 staff. Querysets with what their templates need, in a fixed number of queries."""
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet
 
 from torneo import pagecache
@@ -60,15 +62,23 @@ def champions_of(tournament: Tournament) -> tuple[Champion, ...]:
     )
 
 
-def live_version(tournament: Tournament, *, pair: str | None = None) -> int | None:
+def live_version(tournament: Tournament | pagecache.PublicState, *, pair: str | None = None) -> int | None:
     """What live.json answers: the tournament's live version, or with ``pair`` (a pair's number as
-    typed in the URL) that pair's page's (torneo.services.live); None for a pair it does not have."""
+    typed in the URL) that pair's page's (torneo.services.live); None for a pair it does not have.
+    A pair's own version is kept PAGES_STATE_SECONDS in the cache, like the tournament's state."""
     if not pair:
         return tournament.live_version
     if not (pair.isascii() and pair.isdigit()) or len(pair) > 6:
         return None
-    own = Pair.objects.filter(tournament=tournament, number=int(pair)).values_list("live_version", flat=True).first()
-    return None if own is None else pair_page_version(tournament=tournament, pair_live_version=own)
+    ttl = settings.PAGES_STATE_SECONDS
+    key = f"torneo:estado:{tournament.pk}:pareja:{int(pair)}"
+    own = cache.get(key) if ttl else None
+    if own is None:
+        pairs = Pair.objects.filter(tournament_id=tournament.pk, number=int(pair))
+        own = pairs.values_list("live_version", flat=True).first()
+        if ttl:
+            cache.set(key, -1 if own is None else own, ttl)
+    return None if own is None or own < 0 else max(own, tournament.live_all_version)
 
 
 def pair_page_version(*, tournament: Tournament, pair_live_version: int) -> int:

@@ -9,15 +9,19 @@ refreshes the standings for everyone, and the pair pages of the two pairs that p
 
 from collections.abc import Iterable
 
+from django.db import transaction
 from django.db.models import F, Subquery
 
 from torneo.models import Pair, Tournament
+from torneo.pagecache import forget_state
 
 
 def live_bump(*, tournament_id: int, pairs: Iterable[int | None] | None = None) -> None:
     """Something players watch changed: for the pages of ``pairs`` (Pair ids) and the tournament's
     shared pages, or, by default, for every page. Two UPDATEs at most, no lock: the values only
-    have to grow (both columns read the same old ``live_version``)."""
+    have to grow (both columns read the same old ``live_version``). Once committed, the public
+    state kept in the cache is forgotten (torneo.pagecache)."""
+    transaction.on_commit(lambda: forget_state(tournament_id=tournament_id))
     tournament = Tournament.objects.filter(pk=tournament_id)
     if pairs is None:
         tournament.update(live_version=F("live_version") + 1, live_all_version=F("live_version") + 1)
@@ -26,4 +30,3 @@ def live_bump(*, tournament_id: int, pairs: Iterable[int | None] | None = None) 
     ids = sorted({pk for pk in pairs if pk is not None})
     if ids:
         Pair.objects.filter(pk__in=ids).update(live_version=Subquery(tournament.values("live_version")[:1]))
-

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from torneo.errors import TournamentError
 from torneo.forms.rounds import DrawPublishForm, RedrawForm, RoundPrepareForm
 from torneo.models import Round, Tournament
-from torneo.pagecache import cached_body, page_with_body, tournament_stamp
+from torneo.pagecache import anonymous_page, cached_body, page_with_body, tournament_stamp
 from torneo.permissions import Action, can
 from torneo.selectors.rounds import (
     RoundPage,
@@ -61,10 +61,9 @@ def rounds_list(request: HttpRequest, slug: str) -> HttpResponse:
 def _public_round(request: HttpRequest, tournament: Tournament, number: int, name: str, **extra: Any) -> HttpResponse:
     """A round's public page: its body (the same for everyone, ~800 KB with 1,024 pairs) is cached
     under the tournament's stamp (torneo.pagecache); the per-user frame is rendered around it."""
-    stamp = f"{tournament_stamp(tournament)}.{number}"
     body = cached_body(
         f"ronda:{tournament.pk}:{number}",
-        stamp,
+        tournament_stamp(tournament),
         f"torneo/rounds/_{name}_body.html",
         lambda: {"tournament": tournament, "page": _page(tournament, number)},
     )
@@ -72,6 +71,7 @@ def _public_round(request: HttpRequest, tournament: Tournament, number: int, nam
     return page_with_body(request, f"torneo/rounds/{name}.html", context, body)
 
 
+@anonymous_page()
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The round's draw by table and by surname, results, and how to verify the draw (AMM 5.5)."""
     tournament = tournament_for(request, slug)
@@ -79,11 +79,13 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _public_round(request, tournament, number, "round", can_manage=can_manage)
 
 
+@anonymous_page()
 def round_projector(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Big type, high contrast, no chrome; scrolls by itself (static/js/rounds.js)."""
     return _public_round(request, tournament_for(request, slug), number, "projector")
 
 
+@anonymous_page()
 def round_wall(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Printable wall sheets (A4): by surname and by table."""
     return _public_round(request, tournament_for(request, slug), number, "wall")

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from torneo import pagecache
 from torneo.errors import TournamentError
 from torneo.forms.errors import service_errors
 from torneo.forms.tournaments import RoleForm, SessionForm, TournamentForm
@@ -62,9 +63,10 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 def tournament_live(request: HttpRequest, slug: str) -> JsonResponse:
     """The tournament's live version: public pages poll it (static/js/live.js), cheaply. With
-    ``?pareja=<number>``, the version of that pair's page (torneo.services.live)."""
-    tournament = tournament_for(request, slug)
-    version = live_version(tournament, pair=request.GET.get("pareja"))
+    ``?pareja=<number>``, the version of that pair's page (torneo.services.live). A tournament the
+    public may see answers from the cache, for everyone (torneo.pagecache), without a query."""
+    state = pagecache.public_state(slug)
+    version = live_version(state or tournament_for(request, slug), pair=request.GET.get("pareja"))
     if version is None:
         raise Http404
     response = JsonResponse({"version": version})
