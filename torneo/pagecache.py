@@ -177,7 +177,7 @@ def public_state(slug: str) -> PublicState | None:
         state = PublicState(
             tournament.pk, tournament_stamp(tournament), tournament.live_version, tournament.live_all_version
         )
-    if ttl:
+    if ttl and tournament is not None:  # a slug that names nothing is not kept: keys stay bounded
         cache.set(_state_key(slug), state or _NOT_PUBLIC, ttl)
     return state
 

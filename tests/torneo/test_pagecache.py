@@ -255,3 +255,9 @@ def test_a_draft_is_never_served_from_the_public_state(state_kept):
         assert Client().get(url).status_code == 404  # with its state kept: still not public
     assert pagecache.public_state(slug) is None
     assert pagecache.public_state("no-existe") is None
+    # What names nothing is never kept: a stranger cannot fill the cache with made-up addresses.
+    assert cache.get("torneo:estado:no-existe") is None
+    Tournament.objects.filter(pk=sim.tournament.pk).update(status=Tournament.Status.RUNNING)
+    cache.clear()
+    assert Client().get(f"/torneos/{slug}/live.json?pareja=999").status_code == 404
+    assert cache.get(f"torneo:estado:{sim.tournament.pk}:pareja:999") is None

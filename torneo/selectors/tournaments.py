@@ -76,9 +76,9 @@ def live_version(tournament: Tournament | pagecache.PublicState, *, pair: str | 
     if own is None:
         pairs = Pair.objects.filter(tournament_id=tournament.pk, number=int(pair))
         own = pairs.values_list("live_version", flat=True).first()
-        if ttl:
-            cache.set(key, -1 if own is None else own, ttl)
-    return None if own is None or own < 0 else max(own, tournament.live_all_version)
+        if ttl and own is not None:  # a number that names no pair is not kept: keys stay bounded
+            cache.set(key, own, ttl)
+    return None if own is None else max(own, tournament.live_all_version)
 
 
 def pair_page_version(*, tournament: Tournament, pair_live_version: int) -> int:
