@@ -72,6 +72,8 @@ def _rate_limit_cache(settings: object) -> None:
     # A tournament's public state is read at every request (kept for a second in production: the
     # tests of torneo.pagecache set it themselves).
     settings.PAGES_STATE_SECONDS = 0  # type: ignore[attr-defined]
+    # No pair page pre-rendered by a worker (tests/torneo/test_pagecache.py runs it itself).
+    settings.PAGES_PRERENDER = False  # type: ignore[attr-defined]
 
 
 @pytest.fixture

@@ -146,7 +146,9 @@ def test_a_round_on_postgresql_redis_gunicorn_two_workers_and_one_beat(
             "-c",
             "import json, sys; sys.path.insert(0, 'benchmarks'); import contention, load, pathlib; "
             f"contention.setup_django(pathlib.Path({str(var)!r})); print(json.dumps(load.prepare_database({PAIRS})))",
-        ).strip().splitlines()[-1]
+        )
+        .strip()
+        .splitlines()[-1]
     )
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
@@ -206,6 +208,14 @@ def test_a_round_on_postgresql_redis_gunicorn_two_workers_and_one_beat(
         import redis
 
         assert redis.Redis.from_url(f"{redis_url}/1").dbsize() > 0
+        # Each result sent its two pairs' pages to a worker, which rendered them for anonymous
+        # visitors into the same Redis cache (torneo.services.live, scoring.tasks).
+        pages = redis.Redis.from_url(f"{redis_url}/1")
+        _wait(
+            "the pair pages rendered by a worker",
+            lambda: len(pages.keys(f"*anonima:/torneos/{world['slug']}/parejas/*/ficha/*")) >= 2 * len(world["tables"]),
+            30,
+        )
         health = _wait(
             "health",
             lambda: json.loads(urllib.request.urlopen(f"{base}/salud/", timeout=10).read()),
@@ -228,6 +238,7 @@ def test_a_round_on_postgresql_redis_gunicorn_two_workers_and_one_beat(
             assert page.status == 200
         again = load.enter(base, world, world["tables"][0], rec, random.Random(99))
         assert again.status == 201 and again.version == 2
+
         # Redis restarted (killed, its data gone): the workers and beat reconnect, the tick goes on.
         def last_beat() -> Any:
             with psycopg.connect(database_url) as conn:

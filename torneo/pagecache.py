@@ -34,6 +34,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
@@ -203,27 +204,38 @@ def _anonymous_key(request: HttpRequest, params: tuple[str, ...]) -> str | None:
 View = Callable[..., HttpResponse]
 
 
-def anonymous_page(*, params: tuple[str, ...] = ()) -> Callable[[View], View]:
+def anonymous_page(
+    *,
+    params: tuple[str, ...] = (),
+    stamp: Callable[[PublicState, dict[str, Any]], str | None] | None = None,
+    max_age: float | None = None,
+) -> Callable[[View], View]:
     """A public page's view (its first URL argument, ``slug``) that anonymous visitors get whole
     from the cache (see above); ``params``: the query parameters it takes. Everyone else, and a
-    tournament the public may not see, go through the view."""
+    tournament the public may not see, go through the view. ``stamp``: the stamp this page must
+    have now, from the tournament's state and the view's other URL arguments (by default the
+    tournament's; None: go through the view); ``max_age``: seconds past which a page is rendered
+    again though nothing changed (a page whose HTML counts minutes)."""
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def page(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        def page(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
             key = _anonymous_key(request, params)
             state = public_state(slug) if key is not None else None
-            if key is None or state is None:
-                return view(request, slug, *args, **kwargs)
+            expected = None if state is None else stamp(state, kwargs) if stamp else state.stamp
+            if key is None or expected is None:
+                return view(request, slug, **kwargs)
             entry = cache.get(key)
-            if entry is not None and (
-                entry[0] == state.stamp or time.time() - entry[2] < settings.PAGES_RENDER_EVERY_SECONDS
-            ):
-                return _with_token(request, entry[1])
-            response = view(request, slug, *args, **kwargs)
-            stamp = getattr(response, "page_stamp", None)
-            if response.status_code == 200 and stamp is not None and not response.cookies:
-                cache.set(key, (stamp, _TOKEN.sub(_TOKEN_SLOT, response.content), time.time()), TTL)
+            if entry is not None:
+                age = time.time() - entry[2]
+                if (entry[0] == expected and (max_age is None or age < max_age)) or (
+                    age < settings.PAGES_RENDER_EVERY_SECONDS
+                ):
+                    return _served(request, entry[1])
+            response = view(request, slug, **kwargs)
+            built = getattr(response, "page_stamp", None)
+            if response.status_code == 200 and built is not None and not response.cookies:
+                cache.set(key, (built, _TOKEN.sub(_TOKEN_SLOT, response.content), time.time()), TTL)
             return response
 
         return page
@@ -231,8 +243,25 @@ def anonymous_page(*, params: tuple[str, ...] = ()) -> Callable[[View], View]:
     return decorate
 
 
-def _with_token(request: HttpRequest, content: bytes) -> HttpResponse:
-    token = get_token(request).encode()  # sets the visitor's CSRF cookie when it has none
-    response = HttpResponse(content.replace(b"<!--csrf-->", token))
+def stamp_with_version(stamp: str, version: int) -> str:
+    """A tournament's stamp with another live version (a pair's page: `tournament_stamp`'s
+    ``version``)."""
+    parts = stamp.split(".")
+    parts[3] = str(version)
+    return ".".join(parts)
+
+
+_SERVER_NOW = re.compile(rb'(<script id="clock-data" type="application/json">\{"server_now": ")[^"]*(")')
+
+
+def _served(request: HttpRequest, content: bytes) -> HttpResponse:
+    """A kept page as this visitor gets it: its own CSRF token (the cookie is set when it has
+    none) and, on a page with a clock, the server's time now, from which static/js/clocks.js counts
+    (its deadlines are absolute: they hold whenever the page was rendered)."""
+    content = content.replace(b"<!--csrf-->", get_token(request).encode())
+    if b'id="clock-data"' in content:
+        now = timezone.now().isoformat().encode()
+        content = _SERVER_NOW.sub(lambda m: m.group(1) + now + m.group(2), content, count=1)
+    response = HttpResponse(content)
     response.page_stamp = None  # type: ignore[attr-defined]
     return response

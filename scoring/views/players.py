@@ -2,21 +2,25 @@
 opponent and times, the table's live clock, every past match, results awaiting your confirmation). Public pages that
 update themselves when results arrive (static/js/live.js)."""
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
 from scoring.selectors import players as selectors
+from scoring.selectors.clocks import match_clock
 from scoring.views import clocks
 from torneo import pagecache
-from torneo.models import Tournament
+from torneo.models import Pair, Tournament
 from torneo.permissions import Action, can, is_member_of
-from torneo.selectors.tournaments import pair_page_version
+from torneo.selectors.tournaments import live_version, pair_page_version
 from torneo.views.access import tournament_for
 
 # ?intervalo= (ms) shortens the live poll of a page, e.g. for a browser test; never below this.
@@ -39,6 +43,19 @@ def find_player(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "scoring/players/find.html", {"tournament": tournament, "q": q, "pairs": pairs})
 
 
+# An anonymous visitor's pair page with its table's clock is rendered again past this age though
+# nothing changed: its HTML says the minute (the script corrects it at once).
+PAIR_PAGE_MAX_AGE = 60
+
+
+def _pair_stamp(state: pagecache.PublicState, kwargs: dict[str, Any]) -> str | None:
+    """The stamp an anonymous visitor's pair page must have now: the tournament's, at the pair
+    page's version (both kept in the cache: no query)."""
+    version = live_version(state, pair=str(kwargs["number"]))
+    return None if version is None else pagecache.stamp_with_version(state.stamp, version)
+
+
+@pagecache.anonymous_page(stamp=_pair_stamp, max_age=PAIR_PAGE_MAX_AGE)
 def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A pair's page: its players, this round's table, opponent and times, its matches.
 
@@ -59,7 +76,8 @@ def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     def build() -> tuple[bytes, int | None]:
         page = selectors.pair_page(tournament, pair)
         info = computed["clock"] = page.current.clock
-        clock_match = page.current.line.match.pk if info is not None and info.started else None
+        line = page.current.line
+        clock_match = line.match.pk if line is not None and info is not None and info.started else None
         context = {
             "tournament": tournament,
             "page": page,
@@ -83,6 +101,27 @@ def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return pagecache.page_with_body(request, "scoring/players/pair.html", context, (body, built))
 
 
+def prerender_pair_pages(*, tournament_id: int, pair_ids: Iterable[int]) -> int:
+    """Render these pairs' pages for anonymous visitors, in the site's language, before anyone asks
+    (run by a worker when their result, clock or hands change: torneo.services.live). Their
+    phones see the new version at their next poll and fetch bytes already rendered: a change costs
+    one render of each page it touches, never one per request. Returns how many were rendered."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None or not tournament.is_visible_to_public:
+        return 0
+    rendered = 0
+    with translation.override(settings.LANGUAGE_CODE):
+        numbers = Pair.objects.filter(tournament=tournament, pk__in=list(pair_ids)).values_list("number", flat=True)
+        for number in numbers:
+            request = HttpRequest()
+            request.method = "GET"
+            request.path = request.path_info = reverse("scoring:pair_page", args=[tournament.slug, number])
+            request.META = {"SERVER_NAME": "localhost", "SERVER_PORT": "80", "REQUEST_METHOD": "GET"}
+            request.user = AnonymousUser()
+            rendered += pair_page(request, tournament.slug, number=number).status_code == 200
+    return rendered
+
+
 CLOCK_SLOT = "<!--reloj-de-la-mesa-->"
 CLOCK_SCRIPT_SLOT = "<!--datos-del-reloj-->"
 
@@ -93,7 +132,7 @@ def _with_clock(request: HttpRequest, tournament: Tournament, body: bytes, match
     now = timezone.now()
     if info is None or info.match.pk != match_id:
         match = selectors.match_for_clock(tournament, match_id)
-        info = selectors.match_clock(match, now) if match is not None else None
+        info = match_clock(match, now) if match is not None else None
     if info is None or not info.started:
         return body.replace(CLOCK_SLOT.encode(), b"").replace(CLOCK_SCRIPT_SLOT.encode(), b"")
     card = clocks.cards_for([info], now, tournament)[0]

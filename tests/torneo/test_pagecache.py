@@ -1,16 +1,19 @@
 """The public-page cache: its stamp changes with anything a public page shows, and only then."""
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from scoring.services.results import result_submit
+from tests.scoring import playing, publish_next_round
 from tests.torneo.simulation import new_tournament
 from torneo import pagecache
 from torneo.models import Match, Player, Tournament
@@ -261,3 +264,63 @@ def test_a_draft_is_never_served_from_the_public_state(state_kept):
     cache.clear()
     assert Client().get(f"/torneos/{slug}/live.json?pareja=999").status_code == 404
     assert cache.get(f"torneo:estado:{sim.tournament.pk}:pareja:999") is None
+
+
+def test_a_result_pre_renders_its_pairs_pages_for_anonymous_visitors(
+    state_kept, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A result sends scoring's task for the two pairs (torneo.services.live); the worker renders
+    their pages, so the phones that see the new version fetch them without a query, the table's
+    clock counting from the time they are served."""
+    from scoring.services import clocks as clock_services
+    from scoring.tasks import prerender_pair_pages_task
+    from scoring.views.players import PAIR_PAGE_MAX_AGE
+    from torneo.services import live
+
+    settings.PAGES_PRERENDER = True
+    sent = []
+
+    def send_task(name, args):
+        sent.append((name, args))
+        prerender_pair_pages_task.apply(args=args)  # the task's own code, here instead of a worker
+
+    monkeypatch.setattr(live.current_app, "send_task", send_task)
+    sim = new_tournament(8)
+    round_ = publish_next_round(sim)
+    match = playing(round_)[0]
+    clock_services.clocks_start_round(round=round_, by=sim.juez)
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        result_submit(match=match, by=sim.organizer, games_a=3, games_b=1, expected_version=match.result_version)
+    pairs = sorted([match.pair_a_id, match.pair_b_id])
+    assert sent == [("scoring.prerender_pair_pages", [sim.tournament.pk, pairs])]
+    url = f"/torneos/{sim.tournament.slug}/parejas/{match.pair_a.number}/ficha/"
+    later = timezone.now() + timedelta(seconds=30)
+    with time_machine.travel(later, tick=False):
+        count, html = _queries(Client(), url)
+    assert count == 0
+    assert _version(html) == fresh(sim.tournament).live_version
+    assert match.pair_b.display_name in html
+    # The clock counts from when the page is served, not from when it was rendered.
+    assert f'"server_now": "{later.isoformat()}"' in html
+    with time_machine.travel(later + timedelta(seconds=PAIR_PAGE_MAX_AGE), tick=False):
+        count, html = _queries(Client(), url)  # past its age the HTML's minute is rendered again
+    assert count > 0 and match.pair_b.display_name in html
+
+
+def test_a_change_for_everyone_or_a_draft_pre_renders_nothing(
+    state_kept, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    from scoring.views.players import prerender_pair_pages
+    from torneo.services import live
+
+    settings.PAGES_PRERENDER = True
+    sent = []
+    monkeypatch.setattr(live.current_app, "send_task", lambda name, args: sent.append(name))
+    sim = new_tournament(6)
+    with django_capture_on_commit_callbacks(execute=True):
+        live.live_bump(tournament_id=sim.tournament.pk)  # a draw: every page, rendered when asked
+    assert sent == []
+    Tournament.objects.filter(pk=sim.tournament.pk).update(status=Tournament.Status.DRAFT)
+    pairs = list(sim.tournament.pairs.values_list("pk", flat=True))
+    assert prerender_pair_pages(tournament_id=sim.tournament.pk, pair_ids=pairs) == 0

@@ -7,13 +7,18 @@ the later of the pair's ``live_version`` and the tournament's ``live_all_version
 refreshes the standings for everyone, and the pair pages of the two pairs that played only.
 """
 
+import logging
 from collections.abc import Iterable
 
+from celery import current_app
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Subquery
 
 from torneo.models import Pair, Tournament
 from torneo.pagecache import forget_state
+
+logger = logging.getLogger(__name__)
 
 
 def live_bump(*, tournament_id: int, pairs: Iterable[int | None] | None = None) -> None:
@@ -30,3 +35,15 @@ def live_bump(*, tournament_id: int, pairs: Iterable[int | None] | None = None) 
     ids = sorted({pk for pk in pairs if pk is not None})
     if ids:
         Pair.objects.filter(pk__in=ids).update(live_version=Subquery(tournament.values("live_version")[:1]))
+        if settings.PAGES_PRERENDER:
+            transaction.on_commit(lambda: _prerender(tournament_id, ids))
+
+
+def _prerender(tournament_id: int, pair_ids: list[int]) -> None:
+    """The pairs' pages rendered by a worker before their phones ask (scoring's task, by name: this
+    app does not import scoring's web layer). A broker that does not answer costs nothing but
+    that: the pages are then rendered at the first request, as without it."""
+    try:
+        current_app.send_task("scoring.prerender_pair_pages", args=[tournament_id, pair_ids])
+    except Exception:  # the change is committed; its pre-rendering is a bonus
+        logger.warning("No se han podido encargar las páginas de las parejas %s", pair_ids, exc_info=True)
