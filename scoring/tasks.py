@@ -4,7 +4,6 @@ from celery import shared_task
 
 from scoring.services.clocks import clocks_tick
 from scoring.services.printing import printable_run, printables_sweep
-from scoring.views.players import prerender_pair_pages
 
 
 @shared_task(name="scoring.clocks_tick", ignore_result=True)
@@ -25,10 +24,3 @@ def print_job_task(job_id: int) -> bool:
 def printables_sweep_task() -> int:
     """Run by beat: the printables whose message was lost or whose worker died."""
     return printables_sweep()
-
-
-@shared_task(name="scoring.prerender_pair_pages", ignore_result=True)
-def prerender_pair_pages_task(tournament_id: int, pair_ids: list[int]) -> int:
-    """Sent when a result, a clock or hands change these pairs' pages (torneo.services.live):
-    rendered once for the anonymous visitors before their phones ask."""
-    return prerender_pair_pages(tournament_id=tournament_id, pair_ids=pair_ids)

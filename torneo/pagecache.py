@@ -23,7 +23,9 @@ share the cache (a file cache under var/ on one host, CACHE_URL=redis://… for 
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any, TypeVar
@@ -45,6 +47,20 @@ TTL = 24 * 3600
 RENDER_LOCK_SECONDS = 30  # past it, a renderer is taken for dead and another request renders
 COLD_WAIT_SECONDS = 10  # how long a request waits for the first rendering of a page
 _MARK = "<!--cuerpo-cacheado-->"
+
+
+_AHEAD: ContextVar[bool] = ContextVar("rendering_ahead", default=False)
+
+
+@contextmanager
+def rendering_ahead() -> Iterator[None]:
+    """A worker renders pages before anyone asks (torneo.views.prerender): a page older than its
+    stamp is rendered now, however young (PAGES_RENDER_EVERY_SECONDS is for requests)."""
+    token = _AHEAD.set(True)
+    try:
+        yield
+    finally:
+        _AHEAD.reset(token)
 
 
 def tournament_stamp(tournament: Tournament, *, version: int | None = None) -> str:
@@ -76,7 +92,7 @@ def cached_with_stamp(key: str, stamp: str, build: Callable[[], T], *, every: fl
     many versions never pile up in memory: a different stamp is a miss."""
     key = f"{key}:{get_language()}"
     entry = cache.get(key)
-    if entry is not None and (entry[0] == stamp or time.time() - entry[2] < every):
+    if entry is not None and (entry[0] == stamp or (not _AHEAD.get() and time.time() - entry[2] < every)):
         return entry[0], entry[1]
     lock = f"{key}:rendering"
     owner = cache.add(lock, stamp, RENDER_LOCK_SECONDS)
@@ -229,7 +245,7 @@ def anonymous_page(
             if entry is not None:
                 age = time.time() - entry[2]
                 if (entry[0] == expected and (max_age is None or age < max_age)) or (
-                    age < settings.PAGES_RENDER_EVERY_SECONDS
+                    not _AHEAD.get() and age < settings.PAGES_RENDER_EVERY_SECONDS
                 ):
                     return _served(request, entry[1])
             response = view(request, slug, **kwargs)

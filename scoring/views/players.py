@@ -2,23 +2,20 @@
 opponent and times, the table's live clock, every past match, results awaiting your confirmation). Public pages that
 update themselves when results arrive (static/js/live.js)."""
 
-from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 from scoring.selectors import players as selectors
 from scoring.selectors.clocks import match_clock
 from scoring.views import clocks
 from torneo import pagecache
-from torneo.models import Pair, Tournament
+from torneo.models import Tournament
 from torneo.permissions import Action, can, is_member_of
 from torneo.selectors.tournaments import live_version, pair_page_version
 from torneo.views.access import tournament_for
@@ -99,27 +96,6 @@ def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     context = {"tournament": tournament, "pair": pair, "has_clock": clock_match is not None}
     context["live_interval"] = live_interval(request)
     return pagecache.page_with_body(request, "scoring/players/pair.html", context, (body, built))
-
-
-def prerender_pair_pages(*, tournament_id: int, pair_ids: Iterable[int]) -> int:
-    """Render these pairs' pages for anonymous visitors, in the site's language, before anyone asks
-    (run by a worker when their result, clock or hands change: torneo.services.live). Their
-    phones see the new version at their next poll and fetch bytes already rendered: a change costs
-    one render of each page it touches, never one per request. Returns how many were rendered."""
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None or not tournament.is_visible_to_public:
-        return 0
-    rendered = 0
-    with translation.override(settings.LANGUAGE_CODE):
-        numbers = Pair.objects.filter(tournament=tournament, pk__in=list(pair_ids)).values_list("number", flat=True)
-        for number in numbers:
-            request = HttpRequest()
-            request.method = "GET"
-            request.path = request.path_info = reverse("scoring:pair_page", args=[tournament.slug, number])
-            request.META = {"SERVER_NAME": "localhost", "SERVER_PORT": "80", "REQUEST_METHOD": "GET"}
-            request.user = AnonymousUser()
-            rendered += pair_page(request, tournament.slug, number=number).status_code == 200
-    return rendered
 
 
 CLOCK_SLOT = "<!--reloj-de-la-mesa-->"

@@ -266,40 +266,56 @@ def test_a_draft_is_never_served_from_the_public_state(state_kept):
     assert cache.get(f"torneo:estado:{sim.tournament.pk}:pareja:999") is None
 
 
-def test_a_result_pre_renders_its_pairs_pages_for_anonymous_visitors(
-    state_kept, settings, monkeypatch, django_capture_on_commit_callbacks
-):
-    """A result sends scoring's task for the two pairs (torneo.services.live); the worker renders
-    their pages, so the phones that see the new version fetch them without a query, the table's
-    clock counting from the time they are served."""
-    from scoring.services import clocks as clock_services
-    from scoring.tasks import prerender_pair_pages_task
-    from scoring.views.players import PAIR_PAGE_MAX_AGE
+def _worker(monkeypatch, settings) -> list[tuple[list, float]]:
+    """The tasks live_bump sends (torneo.services.live), run here by the task's own code, as a
+    worker would: the list of (args, countdown) sent."""
     from torneo.services import live
+    from torneo.tasks import prerender_pages_task
 
     settings.PAGES_PRERENDER = True
     sent = []
 
-    def send_task(name, args):
-        sent.append((name, args))
-        prerender_pair_pages_task.apply(args=args)  # the task's own code, here instead of a worker
+    def send_task(name, args, countdown=0):
+        assert name == "torneo.prerender_pages"
+        sent.append((args, countdown))
+        if not countdown:
+            prerender_pages_task.apply(args=args)
 
     monkeypatch.setattr(live.current_app, "send_task", send_task)
+    return sent
+
+
+def test_a_result_renders_the_pages_it_changed_before_anyone_asks(
+    state_kept, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A result sends its two pairs' pages and the shared pages to a worker, which renders them
+    for anonymous visitors: the phones that see the new version fetch them without a query, the
+    table's clock counting from the time they are served."""
+    from scoring.services import clocks as clock_services
+    from scoring.views.players import PAIR_PAGE_MAX_AGE
+
+    settings.PAGES_RENDER_EVERY_SECONDS = 60
     sim = new_tournament(8)
     round_ = publish_next_round(sim)
     match = playing(round_)[0]
     clock_services.clocks_start_round(round=round_, by=sim.juez)
-    sent.clear()
+    cache.clear()
+    sent = _worker(monkeypatch, settings)
     with django_capture_on_commit_callbacks(execute=True):
         result_submit(match=match, by=sim.organizer, games_a=3, games_b=1, expected_version=match.result_version)
     pairs = sorted([match.pair_a_id, match.pair_b_id])
-    assert sent == [("scoring.prerender_pair_pages", [sim.tournament.pk, pairs])]
-    url = f"/torneos/{sim.tournament.slug}/parejas/{match.pair_a.number}/ficha/"
+    assert sent == [([sim.tournament.pk, pairs, True], 0)]
+    slug = sim.tournament.slug
+    now = fresh(sim.tournament).live_version
+    for url in (f"/torneos/{slug}/clasificacion/", f"/torneos/{slug}/resultados/", f"/torneos/{slug}/rondas/1/"):
+        count, html = _queries(Client(), url)
+        assert count == 0 and _version(html) == now, url
+    url = f"/torneos/{slug}/parejas/{match.pair_a.number}/ficha/"
     later = timezone.now() + timedelta(seconds=30)
     with time_machine.travel(later, tick=False):
         count, html = _queries(Client(), url)
     assert count == 0
-    assert _version(html) == fresh(sim.tournament).live_version
+    assert _version(html) == now
     assert match.pair_b.display_name in html
     # The clock counts from when the page is served, not from when it was rendered.
     assert f'"server_now": "{later.isoformat()}"' in html
@@ -308,19 +324,36 @@ def test_a_result_pre_renders_its_pairs_pages_for_anonymous_visitors(
     assert count > 0 and match.pair_b.display_name in html
 
 
-def test_a_change_for_everyone_or_a_draft_pre_renders_nothing(
+def test_during_a_burst_the_shared_pages_go_to_the_worker_once_more_when_the_interval_is_up(
     state_kept, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from scoring.views.players import prerender_pair_pages
-    from torneo.services import live
+    settings.PAGES_RENDER_EVERY_SECONDS = 60
+    sim = new_tournament(8)
+    round_ = publish_next_round(sim)
+    matches = playing(round_)
+    sent = _worker(monkeypatch, settings)
+    for match in matches[:3]:
+        with django_capture_on_commit_callbacks(execute=True):
+            result_submit(match=match, by=sim.organizer, games_a=3, games_b=0, expected_version=match.result_version)
+    t = sim.tournament.pk
+    pairs = [sorted([m.pair_a_id, m.pair_b_id]) for m in matches[:3]]
+    assert sent == [
+        ([t, pairs[0], True], 0),  # the first change: everything at once
+        ([t, pairs[1], False], 0),  # then the pairs' pages at once,
+        ([t, [], True], 60),  # and the shared pages once, when the interval is up
+        ([t, pairs[2], False], 0),
+    ]
+    # Meanwhile a request renders nothing: the last pages, with the version they show.
+    count, html = _queries(Client(), f"/torneos/{sim.tournament.slug}/clasificacion/")
+    assert count == 0 and _version(html) < fresh(sim.tournament).live_version
 
-    settings.PAGES_PRERENDER = True
-    sent = []
-    monkeypatch.setattr(live.current_app, "send_task", lambda name, args: sent.append(name))
+
+def test_a_draft_is_never_rendered_ahead(state_kept):
+    from torneo.views.prerender import prerender_pages
+
     sim = new_tournament(6)
-    with django_capture_on_commit_callbacks(execute=True):
-        live.live_bump(tournament_id=sim.tournament.pk)  # a draw: every page, rendered when asked
-    assert sent == []
     Tournament.objects.filter(pk=sim.tournament.pk).update(status=Tournament.Status.DRAFT)
     pairs = list(sim.tournament.pairs.values_list("pk", flat=True))
-    assert prerender_pair_pages(tournament_id=sim.tournament.pk, pair_ids=pairs) == 0
+    assert prerender_pages(tournament_id=sim.tournament.pk, pair_ids=pairs, shared=True) == 0
+    Tournament.objects.filter(pk=sim.tournament.pk).update(status=Tournament.Status.RUNNING)
+    assert prerender_pages(tournament_id=sim.tournament.pk, pair_ids=pairs, shared=True) == 6 + 2

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from celery import current_app
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, Subquery
 
@@ -25,25 +26,40 @@ def live_bump(*, tournament_id: int, pairs: Iterable[int | None] | None = None) 
     """Something players watch changed: for the pages of ``pairs`` (Pair ids) and the tournament's
     shared pages, or, by default, for every page. Two UPDATEs at most, no lock: the values only
     have to grow (both columns read the same old ``live_version``). Once committed, the public
-    state kept in the cache is forgotten (torneo.pagecache)."""
+    state kept in the cache is forgotten (torneo.pagecache) and a worker renders the pages ahead."""
     transaction.on_commit(lambda: forget_state(tournament_id=tournament_id))
     tournament = Tournament.objects.filter(pk=tournament_id)
     if pairs is None:
         tournament.update(live_version=F("live_version") + 1, live_all_version=F("live_version") + 1)
-        return
-    tournament.update(live_version=F("live_version") + 1)
-    ids = sorted({pk for pk in pairs if pk is not None})
-    if ids:
-        Pair.objects.filter(pk__in=ids).update(live_version=Subquery(tournament.values("live_version")[:1]))
-        if settings.PAGES_PRERENDER:
-            transaction.on_commit(lambda: _prerender(tournament_id, ids))
+        ids: list[int] = []
+    else:
+        tournament.update(live_version=F("live_version") + 1)
+        ids = sorted({pk for pk in pairs if pk is not None})
+        if ids:
+            Pair.objects.filter(pk__in=ids).update(live_version=Subquery(tournament.values("live_version")[:1]))
+    if settings.PAGES_PRERENDER:
+        transaction.on_commit(lambda: _prerender(tournament_id, ids))
 
 
 def _prerender(tournament_id: int, pair_ids: list[int]) -> None:
-    """The pairs' pages rendered by a worker before their phones ask (scoring's task, by name: this
-    app does not import scoring's web layer). A broker that does not answer costs nothing but
-    that: the pages are then rendered at the first request, as without it."""
+    """Send the pages this change touched to a worker (torneo.views.prerender): its pairs' pages at
+    once; the shared pages at once too, unless they were sent less than PAGES_RENDER_EVERY_SECONDS
+    ago, and then once more when that time is up, whatever the number of changes meanwhile (one
+    render per page per interval, the last change included). A broker that does not answer costs
+    nothing but that: the pages are then rendered at the first request, as without a worker."""
+    every = settings.PAGES_RENDER_EVERY_SECONDS
+    key = f"torneo:prerender:{tournament_id}"
     try:
-        current_app.send_task("scoring.prerender_pair_pages", args=[tournament_id, pair_ids])
-    except Exception:  # the change is committed; its pre-rendering is a bonus
-        logger.warning("No se han podido encargar las páginas de las parejas %s", pair_ids, exc_info=True)
+        if not every or cache.add(key, 1, every):
+            _send(tournament_id, pair_ids, shared=True)
+            return
+        if pair_ids:
+            _send(tournament_id, pair_ids, shared=False)
+        if cache.add(f"{key}:luego", 1, every):
+            _send(tournament_id, [], shared=True, countdown=every)
+    except Exception:  # the change is committed; rendering it ahead is a bonus
+        logger.warning("No se han podido encargar las páginas del torneo %s", tournament_id, exc_info=True)
+
+
+def _send(tournament_id: int, pair_ids: list[int], *, shared: bool, countdown: float = 0) -> None:
+    current_app.send_task("torneo.prerender_pages", args=[tournament_id, pair_ids, shared], countdown=countdown)
