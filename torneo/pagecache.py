@@ -23,7 +23,7 @@ share the cache (a file cache under var/ on one host, CACHE_URL=redis://… for 
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -199,10 +199,19 @@ def public_state(slug: str) -> PublicState | None:
     return state
 
 
-def forget_state(*, tournament_id: int) -> None:
-    """A change the public sees is committed: the next request reads the tournament's state again."""
-    for slug in Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True):
-        cache.delete(_state_key(slug))
+def pair_state_key(tournament_id: int, number: int) -> str:
+    """Where a pair's own live version is kept (torneo.selectors.tournaments.live_version)."""
+    return f"torneo:estado:{tournament_id}:pareja:{number}"
+
+
+def forget_state(*, tournament_id: int, pair_ids: Iterable[int] = ()) -> None:
+    """A change the public sees is committed: the next request reads the tournament's state, and
+    these pairs' versions, again."""
+    keys = [_state_key(slug) for slug in Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True)]
+    if pair_ids:
+        numbers = Pair.objects.filter(pk__in=list(pair_ids)).values_list("number", flat=True)
+        keys += [pair_state_key(tournament_id, number) for number in numbers]
+    cache.delete_many(keys)
 
 
 def _anonymous_key(request: HttpRequest, params: tuple[str, ...]) -> str | None:
@@ -214,7 +223,18 @@ def _anonymous_key(request: HttpRequest, params: tuple[str, ...]) -> str | None:
     if any(name not in params or len(request.GET[name]) > 6 for name in request.GET):
         return None
     query = "&".join(f"{name}={request.GET[name]}" for name in params if name in request.GET)
-    return f"anonima:{request.path}?{query}:{get_language()}"
+    return anonymous_key(request.path, query)
+
+
+def anonymous_key(path: str, query: str = "") -> str:
+    """The cache key of an anonymous visitor's whole page at this address, in the active language."""
+    return f"anonima:{path}?{query}:{get_language()}"
+
+
+def is_watched(path: str) -> bool:
+    """Whether an anonymous visitor has had this page (without a query) lately: its whole page is
+    kept (torneo.views.prerender renders ahead only the pair pages someone has open)."""
+    return cache.get(anonymous_key(path)) is not None
 
 
 View = Callable[..., HttpResponse]

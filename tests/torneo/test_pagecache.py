@@ -300,6 +300,8 @@ def test_a_result_renders_the_pages_it_changed_before_anyone_asks(
     match = playing(round_)[0]
     clock_services.clocks_start_round(round=round_, by=sim.juez)
     cache.clear()
+    watched = f"/torneos/{sim.tournament.slug}/parejas/{match.pair_a.number}/ficha/"
+    Client().get(watched)  # a phone has pair A's page open; nobody has pair B's
     sent = _worker(monkeypatch, settings)
     with django_capture_on_commit_callbacks(execute=True):
         result_submit(match=match, by=sim.organizer, games_a=3, games_b=1, expected_version=match.result_version)
@@ -310,7 +312,7 @@ def test_a_result_renders_the_pages_it_changed_before_anyone_asks(
     for url in (f"/torneos/{slug}/clasificacion/", f"/torneos/{slug}/resultados/", f"/torneos/{slug}/rondas/1/"):
         count, html = _queries(Client(), url)
         assert count == 0 and _version(html) == now, url
-    url = f"/torneos/{slug}/parejas/{match.pair_a.number}/ficha/"
+    url = watched
     later = timezone.now() + timedelta(seconds=30)
     with time_machine.travel(later, tick=False):
         count, html = _queries(Client(), url)
@@ -322,6 +324,9 @@ def test_a_result_renders_the_pages_it_changed_before_anyone_asks(
     with time_machine.travel(later + timedelta(seconds=PAIR_PAGE_MAX_AGE), tick=False):
         count, html = _queries(Client(), url)  # past its age the HTML's minute is rendered again
     assert count > 0 and match.pair_b.display_name in html
+    # The page nobody had open was not rendered: its first visitor renders it.
+    count, html = _queries(Client(), f"/torneos/{slug}/parejas/{match.pair_b.number}/ficha/")
+    assert count > 0 and match.pair_a.display_name in html
 
 
 def test_during_a_burst_the_shared_pages_go_to_the_worker_once_more_when_the_interval_is_up(
@@ -343,9 +348,10 @@ def test_during_a_burst_the_shared_pages_go_to_the_worker_once_more_when_the_int
         ([t, [], True], 60),  # and the shared pages once, when the interval is up
         ([t, pairs[2], False], 0),
     ]
-    # Meanwhile a request renders nothing: the last pages, with the version they show.
+    # Meanwhile a request renders nothing: after reading the tournament's state again (forgotten at
+    # the commit: the tournament and its stamp), the last page, with the version it shows.
     count, html = _queries(Client(), f"/torneos/{sim.tournament.slug}/clasificacion/")
-    assert count == 0 and _version(html) < fresh(sim.tournament).live_version
+    assert count == 2 and _version(html) < fresh(sim.tournament).live_version
 
 
 def test_a_draft_is_never_rendered_ahead(state_kept):
@@ -356,4 +362,6 @@ def test_a_draft_is_never_rendered_ahead(state_kept):
     pairs = list(sim.tournament.pairs.values_list("pk", flat=True))
     assert prerender_pages(tournament_id=sim.tournament.pk, pair_ids=pairs, shared=True) == 0
     Tournament.objects.filter(pk=sim.tournament.pk).update(status=Tournament.Status.RUNNING)
-    assert prerender_pages(tournament_id=sim.tournament.pk, pair_ids=pairs, shared=True) == 6 + 2
+    assert prerender_pages(tournament_id=sim.tournament.pk, pair_ids=pairs, shared=True) == 2  # no round yet
+    Client().get(f"/torneos/{sim.tournament.slug}/parejas/1/ficha/")  # someone opens pair 1's page
+    assert prerender_pages(tournament_id=sim.tournament.pk, pair_ids=pairs, shared=True) == 3

@@ -71,7 +71,7 @@ def live_version(tournament: Tournament | pagecache.PublicState, *, pair: str | 
     if not (pair.isascii() and pair.isdigit()) or len(pair) > 6:
         return None
     ttl = settings.PAGES_STATE_SECONDS
-    key = f"torneo:estado:{tournament.pk}:pareja:{int(pair)}"
+    key = pagecache.pair_state_key(tournament.pk, int(pair))
     own = cache.get(key) if ttl else None
     if own is None:
         pairs = Pair.objects.filter(tournament_id=tournament.pk, number=int(pair))

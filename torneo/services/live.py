@@ -27,7 +27,6 @@ def live_bump(*, tournament_id: int, pairs: Iterable[int | None] | None = None) 
     shared pages, or, by default, for every page. Two UPDATEs at most, no lock: the values only
     have to grow (both columns read the same old ``live_version``). Once committed, the public
     state kept in the cache is forgotten (torneo.pagecache) and a worker renders the pages ahead."""
-    transaction.on_commit(lambda: forget_state(tournament_id=tournament_id))
     tournament = Tournament.objects.filter(pk=tournament_id)
     if pairs is None:
         tournament.update(live_version=F("live_version") + 1, live_all_version=F("live_version") + 1)
@@ -37,6 +36,7 @@ def live_bump(*, tournament_id: int, pairs: Iterable[int | None] | None = None) 
         ids = sorted({pk for pk in pairs if pk is not None})
         if ids:
             Pair.objects.filter(pk__in=ids).update(live_version=Subquery(tournament.values("live_version")[:1]))
+    transaction.on_commit(lambda: forget_state(tournament_id=tournament_id, pair_ids=ids))
     if settings.PAGES_PRERENDER:
         transaction.on_commit(lambda: _prerender(tournament_id, ids))
 

@@ -4,9 +4,9 @@ change, never per request).
 When a draw or a result commits (torneo.services.live), a worker renders the pages it changed
 exactly as an anonymous visitor would get them (the whole page, in the site's language, into the
 cache that torneo.pagecache serves them from): the standings, the results and the current round's
-draw, at most once every PAGES_RENDER_EVERY_SECONDS during a burst, and the pages of the pairs
-concerned at once. The phones then find the new version already rendered at their next poll, and
-the web processes only hand out bytes. Without a worker nothing breaks: the first request renders
+draw, at most once every PAGES_RENDER_EVERY_SECONDS during a burst, and at once the pages of the
+pairs concerned that someone has open. The phones then find the new version already rendered at
+their next poll, and the web processes only hand out bytes. Without a worker nothing breaks: the first request renders
 the page, as it always did.
 
 The views are reached through the URL resolver, the way a request reaches them: this module
@@ -46,8 +46,12 @@ def shared_paths(tournament: Tournament) -> list[str]:
 
 
 def pair_paths(tournament: Tournament, pair_ids: Iterable[int]) -> list[str]:
+    """The pages of these pairs that someone has open (an anonymous visitor had it before): at a
+    1,146-pair event most pairs' pages are not watched, and rendering them would only take a core
+    from the pages that are."""
     numbers = Pair.objects.filter(tournament=tournament, pk__in=list(pair_ids)).values_list("number", flat=True)
-    return [reverse("scoring:pair_page", args=[tournament.slug, number]) for number in numbers]
+    paths = [reverse("scoring:pair_page", args=[tournament.slug, number]) for number in numbers]
+    return [path for path in paths if pagecache.is_watched(path)]
 
 
 def prerender_pages(*, tournament_id: int, pair_ids: Iterable[int] = (), shared: bool = False) -> int:
@@ -57,9 +61,9 @@ def prerender_pages(*, tournament_id: int, pair_ids: Iterable[int] = (), shared:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None or not tournament.is_visible_to_public:
         return 0
-    paths = (shared_paths(tournament) if shared else []) + pair_paths(tournament, pair_ids)
     rendered = 0
     with translation.override(settings.LANGUAGE_CODE), pagecache.rendering_ahead():
+        paths = (shared_paths(tournament) if shared else []) + pair_paths(tournament, pair_ids)
         for path in paths:
             match = resolve(path)
             response = match.func(_anonymous_get(path), *match.args, **match.kwargs)
