@@ -258,6 +258,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(_broker_dir / "processed"),
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
+        # The folder is read again this often when the worker waits (kombu's default: 1 s). With
+        # one task in flight per process, 1 s made the worker take at most two tasks a second:
+        # a burst of results left the pages to render ahead queued for minutes.
+        "polling_interval": 0.1,
     }
 # Production: redis://host:6379/0 as the broker (docs/production.md). The tasks' results are not
 # read by the site (ignored), but a result backend may be set for monitoring (e.g. redis://…/3).
