@@ -78,9 +78,9 @@ def live_version(tournament: Tournament | pagecache.PublicState, *, pair: str | 
         own = pairs.values_list("live_version", flat=True).first()
         if ttl and own is not None:  # a number that names no pair is not kept: keys stay bounded
             cache.set(key, own, ttl)
-    return None if own is None else max(own, tournament.live_all_version)
+    return None if own is None else pair_page_version(tournament=tournament, pair_live_version=own)
 
 
-def pair_page_version(*, tournament: Tournament, pair_live_version: int) -> int:
+def pair_page_version(*, tournament: Tournament | pagecache.PublicState, pair_live_version: int) -> int:
     """The version of a pair's page: the later of its own changes and everyone's (torneo.services.live)."""
     return max(pair_live_version, tournament.live_all_version)
