@@ -33,9 +33,11 @@ page's p95 within 5× the idle trivial page and result entry's p95 under 300 ms.
 from __future__ import annotations
 
 import argparse
+import bisect
 import html
 import io
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -74,6 +76,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--mesa-interval", type=float, default=2.0, help="seconds between a mesa's results (default 2)")
     p.add_argument("--writers", type=int, default=12, help="writers flat out (default 12)")
     p.add_argument("--settle", type=float, default=15.0, help="seconds of phones alone before each phase")
+    p.add_argument(
+        "--phone-processes",
+        type=int,
+        default=4,
+        help="processes for the phones (default 4)",
+    )
     p.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
     p.add_argument("--threads", type=int, default=4, help="gunicorn threads per worker (default 4)")
     p.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE", help="for the servers")
@@ -84,6 +92,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.quick:
         args.pairs, args.phones, args.poll, args.settle, args.mesa_interval = 64, 40, 2.0, 3.0, 0.3
+        args.phone_processes = min(args.phone_processes, 2)
     # contention.start_servers reads these.
     args.no_celery, args.keep_rate_limits = False, True
     return args
@@ -103,13 +112,26 @@ class Hit:
 
 @dataclass
 class Recorder:
+    """The requests made, each with the moment it ended. Phases are moments too (``mark``): the
+    phones run in other processes, and CLOCK_MONOTONIC is the same clock in all of them, so a hit
+    is given the phase it ended in once everything is gathered (``phased``)."""
+
     hits: list[Hit] = field(default_factory=list)
-    phase: str = "build"
+    marks: list[tuple[float, str]] = field(default_factory=lambda: [(0.0, "build")])
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, kind: str, status: int, seconds: float) -> None:
         with self.lock:
-            self.hits.append(Hit(kind, self.phase, status, seconds, time.monotonic()))
+            self.hits.append(Hit(kind, "", status, seconds, time.monotonic()))
+
+    def mark(self, phase: str) -> None:
+        self.marks.append((time.monotonic(), phase))
+
+    def phased(self, hits: list[Hit]) -> list[Hit]:
+        starts = [at for at, _ in self.marks]
+        return [
+            Hit(h.kind, self.marks[bisect.bisect_right(starts, h.at) - 1][1], h.status, h.seconds, h.at) for h in hits
+        ]
 
 
 def call(
@@ -210,9 +232,13 @@ def csv_of(pairs: int, seed: int) -> bytes:
 def multipart(name: str, filename: str, content: bytes) -> tuple[bytes, str]:
     boundary = uuid.uuid4().hex
     body = (
-        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
-        "Content-Type: text/csv\r\n\r\n"
-    ).encode() + content + f"\r\n--{boundary}--\r\n".encode()
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+            "Content-Type: text/csv\r\n\r\n"
+        ).encode()
+        + content
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
     return body, f"multipart/form-data; boundary={boundary}"
 
 
@@ -279,6 +305,21 @@ def phone(base: str, world: dict[str, Any], index: int, rec: Recorder, stop: thr
         status, body = timed(rec, "live", live)
         if status == 200 and str(json.loads(body)["version"]) != version:
             live, version = live_of(base, *timed(rec, kind, url))
+
+
+def phone_process(base: str, world: dict[str, Any], indices: list[int], poll: float, stop: Any, out: Any) -> None:
+    """One process of phones: real phones do not share one interpreter lock, and the time a phone
+    thread waits for it is not the server's. Sends back its hits when ``stop`` is set."""
+    rec, halt = Recorder(), threading.Event()
+    threads = [threading.Thread(target=phone, args=(base, world, i, rec, halt, poll), daemon=True) for i in indices]
+    for t in threads:
+        t.start()
+    stop.wait()
+    halt.set()
+    for t in threads:
+        t.join(timeout=130)
+    with rec.lock:
+        out.put([(h.kind, h.status, h.seconds, h.at) for h in rec.hits])
 
 
 def live_of(base: str, status: int, body: bytes) -> tuple[str | None, str | None]:
@@ -364,6 +405,54 @@ def lost_results(world: dict[str, Any], entered: list[Entered]) -> list[str]:
     return problems
 
 
+# --- where the CPU went ------------------------------------------------------------------------------
+
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) of a process and all its descendants, the living ones and those
+    already reaped (their parents' cutime/cstime). Linux /proc; 0 elsewhere."""
+    stats: dict[int, tuple[int, float]] = {}  # pid -> (parent, its CPU seconds with its reaped children)
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # after the command: state, ppid, …; utime, stime, cutime, cstime are fields 14-17 of stat(5)
+        stats[int(entry.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]) / TICKS)
+    children: dict[int, list[int]] = defaultdict(list)
+    for child, (parent, _) in stats.items():
+        children[parent].append(child)
+    total, todo = 0.0, [pid]
+    while todo:
+        current = todo.pop()
+        total += stats.get(current, (0, 0.0))[1]
+        todo.extend(children[current])
+    return total
+
+
+@dataclass
+class CpuMeter:
+    """CPU seconds per group of processes (the web server, the Celery worker with beat, the load),
+    read at each phase's start: how much of the machine each took during the phase."""
+
+    groups: dict[str, Any]  # name -> a function answering CPU seconds so far
+    readings: list[tuple[str, float, dict[str, float]]] = field(default_factory=list)
+
+    def read(self, phase: str) -> None:
+        self.readings.append((phase, time.monotonic(), {g: seconds() for g, seconds in self.groups.items()}))
+
+    def shares(self) -> dict[str, dict[str, float]]:
+        """Per phase, each group's CPU as a percentage of one core (200 = both cores of this machine)."""
+        out = {}
+        for (phase, t0, a), (_, t1, b) in zip(self.readings, self.readings[1:], strict=False):
+            out[phase] = {g: round(100 * (b[g] - a[g]) / (t1 - t0), 1) for g in a}
+        return out
+
+
 # --- figures ---------------------------------------------------------------------------------------
 
 
@@ -436,7 +525,8 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
     world = prepare_database(args.pairs)
     servers = contention.start_servers(args, var_dir)
     rec = Recorder()
-    stop = threading.Event()
+    stop: Any = None
+    entered: list[Entered] = []
     report: dict[str, Any] = {"database": facts, "args": {k: str(v) for k, v in vars(args).items()}}
     try:
         t0 = time.perf_counter()
@@ -444,41 +534,64 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
         world["pairs"], world["games_to_win"] = args.pairs, 3
         print(f"Torneo construido por la web en {time.perf_counter() - t0:.1f} s: {args.pairs} parejas, ", end="")
         print(f"{len(world['tables'])} mesas · {json.dumps({k: round(v, 1) for k, v in world['timings'].items()})}")
-        games = api_json(
-            f"{servers.url}/api/v1/tournaments/{world['slug']}/", world["token"], method="GET"
-        ).get("games_to_win")
+        games = api_json(f"{servers.url}/api/v1/tournaments/{world['slug']}/", world["token"], method="GET").get(
+            "games_to_win"
+        )
         world["games_to_win"] = games or 3
 
-        rec.phase = "idle"
+        rec.mark("idle")
         live = f"{servers.url}/torneos/{world['slug']}/live.json"
         for _ in range(200):
             timed(rec, "live", live)
-        idle = [h.seconds for h in rec.hits if h.phase == "idle" and h.status == 200]
+        idle = [h.seconds for h in rec.hits if h.status == 200]
         idle_p95 = pct(idle, 95)
         print(f"Página trivial (live.json) con el servidor en reposo: p50 {pct(idle, 50) * 1000:.1f} ms, ", end="")
         print(f"p95 {idle_p95 * 1000:.1f} ms")
 
-        rec.phase = "phones"
-        phones = [
-            threading.Thread(target=phone, args=(servers.url, world, i, rec, stop, args.poll), daemon=True)
-            for i in range(args.phones)
+        context = multiprocessing.get_context("fork")
+        stop, out = context.Event(), context.Queue()
+        procs = [
+            context.Process(
+                target=phone_process,
+                args=(servers.url, world, list(range(args.phones))[k :: args.phone_processes], args.poll, stop, out),
+                daemon=True,
+            )
+            for k in range(args.phone_processes)
         ]
-        for t in phones:
-            t.start()
-        time.sleep(args.poll + args.settle)
-        rec.phase = "human"
-        human = human_pace(servers.url, world, rec, args.mesas, args.mesa_interval)
-        rec.phase = "between"
-        time.sleep(args.settle)
-        rec.phase = "flat"
-        flat = flat_out(servers.url, world, rec, args.writers)
-        rec.phase = "after"
-        time.sleep(args.poll)
-    finally:
+        for proc in procs:
+            proc.start()
+        web, celery = servers.processes[-1].pid, servers.processes[0].pid
+        cpu = CpuMeter(
+            {
+                "web": lambda: tree_cpu_seconds(web),
+                "celery": lambda: tree_cpu_seconds(celery),
+                "load": lambda: sum(os.times()[:2]) + sum(tree_cpu_seconds(p.pid or 0) for p in procs),
+            }
+        )
+        for phase, action in (
+            ("phones", lambda: time.sleep(args.poll + args.settle)),
+            ("human", lambda: entered.extend(human_pace(servers.url, world, rec, args.mesas, args.mesa_interval))),
+            ("between", lambda: time.sleep(args.settle)),
+            ("flat", lambda: entered.extend(flat_out(servers.url, world, rec, args.writers))),
+            ("after", lambda: time.sleep(args.poll)),
+        ):
+            rec.mark(phase)
+            cpu.read(phase)
+            action()
+        cpu.read("end")
         stop.set()
+        for _ in procs:
+            rec.hits.extend(Hit(kind, "", status, seconds, at) for kind, status, seconds, at in out.get(timeout=180))
+        for proc in procs:
+            proc.join(timeout=10)
+    finally:
+        if stop is not None:
+            stop.set()
         servers.stop()
-    problems = lost_results(world, human + flat)
-    table = figures(rec.hits, idle_p95)
+    problems = lost_results(world, entered)
+    hits = rec.phased(rec.hits)
+    table = figures(hits, idle_p95)
+    shares = cpu.shares()
     for name, label in (
         ("phones", "Solo los móviles"),
         ("human", f"Resultados a ritmo humano ({args.mesas} mesas)"),
@@ -486,9 +599,10 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
     ):
         if name in table:
             print_table(label, table[name])
-    server_errors = [h for h in rec.hits if h.status >= 500 or h.status == 0]
-    accepted = sum(1 for e in human + flat if e.status == 201)
-    print(f"\nResultados aceptados: {accepted} de {len(human) + len(flat)}; ", end="")
+            print(f"  CPU (% de un núcleo; la máquina tiene {os.cpu_count()}): {shares.get(name)}")
+    server_errors = [h for h in hits if h.status >= 500 or h.status == 0]
+    accepted = sum(1 for e in entered if e.status == 201)
+    print(f"\nResultados aceptados: {accepted} de {len(entered)}; ", end="")
     print(f"leídos de la base de datos: {'todos' if not problems else problems[:5]}")
     print(f"Errores del servidor: {len(server_errors)} {dict(Counter((h.kind, h.status) for h in server_errors))}")
     human_table = table.get("human", {})
@@ -505,7 +619,8 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
             "lost": problems,
             "goals": {"public_p95_within_5x": public_ok, "entry_p95_under_300ms": entry_ok},
             "timings": world.get("timings", {}),
-            "statuses": dict(defaultdict(int, Counter(str(h.status) for h in rec.hits))),
+            "cpu_percent_of_one_core": shares,
+            "statuses": dict(defaultdict(int, Counter(str(h.status) for h in hits))),
         }
         args.json.write_text(json.dumps(report, indent=1, ensure_ascii=False))
     return 1 if server_errors or problems else 0

@@ -250,6 +250,9 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
 _broker_dir = VAR_DIR / "broker"
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    # kombu's transport with messages written whole (torneo/broker.py: its own let a worker read
+    # an empty message and stop).
+    CELERY_BROKER_TRANSPORT = "torneo.broker:Transport"
     for _sub in ("queue", "processed", "control"):
         (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
