@@ -22,8 +22,9 @@ What it does, in order:
    ``--mesa-interval`` seconds), then, as corrections of the same tables, flat out by ``--writers``
    writers. A quiet period before each phase lets the phones settle.
 5. Prints, for each phase and kind of request, the count, p50/p95/max, the p95 as a ratio to the idle
-   trivial page, requests per second, errors by status, and reads every accepted result back from
-   the database. Exits 1 on any server error (5xx or no answer) or any accepted result missing.
+   trivial page, requests per second, errors by status, the CPU each group of processes took, and
+   reads every accepted result back from the database. Exits 1 on any server error (5xx or no
+   answer), any accepted result missing, or a Celery worker that stopped (no heartbeat in 30 s).
    ``--json PATH`` writes the figures.
 
 Goals (README, *Speed*): 0 server errors and 0 results lost; at the human pace every public
@@ -453,6 +454,22 @@ class CpuMeter:
         return out
 
 
+def worker_state(servers: contention.Servers) -> dict[str, Any]:
+    """Whether the Celery worker with beat is still there at the end and ran the heartbeat lately
+    (beat sends it every 10 s): a worker that stopped mid-run stops the clocks and the pages
+    rendered ahead, and the run fails."""
+    from django.db import connections
+    from django.utils import timezone
+
+    from torneo.models import WorkerHeartbeat
+
+    beat = WorkerHeartbeat.objects.filter(name="beat").first()
+    age = None if beat is None else round((timezone.now() - beat.beat_at).total_seconds(), 1)
+    connections.close_all()
+    alive = servers.processes[0].poll() is None
+    return {"alive": alive, "heartbeat_age_s": age, "ok": alive and age is not None and age < 30}
+
+
 # --- figures ---------------------------------------------------------------------------------------
 
 
@@ -526,6 +543,7 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
     servers = contention.start_servers(args, var_dir)
     rec = Recorder()
     stop: Any = None
+    worker: dict[str, Any] = {"ok": False}
     entered: list[Entered] = []
     report: dict[str, Any] = {"database": facts, "args": {k: str(v) for k, v in vars(args).items()}}
     try:
@@ -584,6 +602,7 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
             rec.hits.extend(Hit(kind, "", status, seconds, at) for kind, status, seconds, at in out.get(timeout=180))
         for proc in procs:
             proc.join(timeout=10)
+        worker = worker_state(servers)
     finally:
         if stop is not None:
             stop.set()
@@ -605,6 +624,7 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
     print(f"\nResultados aceptados: {accepted} de {len(entered)}; ", end="")
     print(f"leídos de la base de datos: {'todos' if not problems else problems[:5]}")
     print(f"Errores del servidor: {len(server_errors)} {dict(Counter((h.kind, h.status) for h in server_errors))}")
+    print(f"Worker de Celery con beat al final: {json.dumps(worker)}")
     human_table = table.get("human", {})
     public_ok = all(human_table[k]["p95_ratio"] <= 5 for k in PUBLIC_KINDS if k in human_table)
     entry_ok = human_table.get("result", {}).get("p95_ms", 1e9) < 300
@@ -615,6 +635,7 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
             "idle_p95_ms": round(idle_p95 * 1000, 2),
             "phases": table,
             "server_errors": len(server_errors),
+            "worker": worker,
             "accepted": accepted,
             "lost": problems,
             "goals": {"public_p95_within_5x": public_ok, "entry_p95_under_300ms": entry_ok},
@@ -623,7 +644,7 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
             "statuses": dict(defaultdict(int, Counter(str(h.status) for h in hits))),
         }
         args.json.write_text(json.dumps(report, indent=1, ensure_ascii=False))
-    return 1 if server_errors or problems else 0
+    return 1 if server_errors or problems or not worker["ok"] else 0
 
 
 if __name__ == "__main__":

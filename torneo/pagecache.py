@@ -23,7 +23,7 @@ share the cache (a file cache under var/ on one host, CACHE_URL=redis://… for 
 
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -199,19 +199,26 @@ def public_state(slug: str) -> PublicState | None:
     return state
 
 
-def pair_state_key(tournament_id: int, number: int) -> str:
-    """Where a pair's own live version is kept (torneo.selectors.tournaments.live_version)."""
-    return f"torneo:estado:{tournament_id}:pareja:{number}"
+def pair_versions(tournament_id: int) -> dict[int, int]:
+    """Every pair's own live version by number (torneo.services.live), kept PAGES_STATE_SECONDS
+    like the tournament's state and forgotten with it: each pair's phone polls its live.json every
+    10 s, so a key per pair would always have expired; one entry for the whole tournament is read
+    once a second at most, with one query, however many phones poll."""
+    ttl = settings.PAGES_STATE_SECONDS
+    key = f"torneo:estado:{tournament_id}:parejas"
+    versions = cache.get(key) if ttl else None
+    if versions is None:
+        versions = dict(Pair.objects.filter(tournament_id=tournament_id).values_list("number", "live_version"))
+        if ttl:
+            cache.set(key, versions, ttl)
+    return versions
 
 
-def forget_state(*, tournament_id: int, pair_ids: Iterable[int] = ()) -> None:
+def forget_state(*, tournament_id: int) -> None:
     """A change the public sees is committed: the next request reads the tournament's state, and
-    these pairs' versions, again."""
+    its pairs' versions, again."""
     keys = [_state_key(slug) for slug in Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True)]
-    if pair_ids:
-        numbers = Pair.objects.filter(pk__in=list(pair_ids)).values_list("number", flat=True)
-        keys += [pair_state_key(tournament_id, number) for number in numbers]
-    cache.delete_many(keys)
+    cache.delete_many([*keys, f"torneo:estado:{tournament_id}:parejas"])
 
 
 def _anonymous_key(request: HttpRequest, params: tuple[str, ...]) -> str | None:

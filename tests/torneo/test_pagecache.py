@@ -1,5 +1,6 @@
 """The public-page cache: its stamp changes with anything a public page shows, and only then."""
 
+import json
 import re
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -16,7 +17,7 @@ from scoring.services.results import result_submit
 from tests.scoring import playing, publish_next_round
 from tests.torneo.simulation import new_tournament
 from torneo import pagecache
-from torneo.models import Match, Player, Tournament
+from torneo.models import Match, Pair, Player, Tournament
 from torneo.pagecache import tournament_stamp
 from torneo.services.tournaments import session_save
 
@@ -197,6 +198,12 @@ def test_anonymous_visitors_get_the_public_pages_and_live_json_without_a_query(s
         count, body = _queries(Client(), url)
         assert count == 0, url
         assert '"version"' in body
+    # Every pair's version was read at once: another pair's phone costs no query either.
+    other = round_.matches.exclude(pair_b=None).last().pair_b
+    count, body = _queries(Client(), f"/torneos/{slug}/live.json?pareja={other.number}")
+    assert count == 0
+    expected = max(Pair.objects.get(pk=other.pk).live_version, fresh(sim.tournament).live_all_version)
+    assert json.loads(body)["version"] == expected
 
 
 def test_a_result_shows_at_once_to_anonymous_visitors_when_it_commits(state_kept, django_capture_on_commit_callbacks):
@@ -214,6 +221,19 @@ def test_a_result_shows_at_once_to_anonymous_visitors_when_it_commits(state_kept
     assert before < now
     assert _version(Client().get(url).content.decode()) == now
     assert live_before < Client().get(f"/torneos/{slug}/live.json").json()["version"] == now
+
+
+def test_a_result_shows_at_once_on_its_pairs_live_json_when_it_commits(state_kept, django_capture_on_commit_callbacks):
+    """Every pair's version is kept with the tournament's state, and forgotten with it."""
+    sim = new_tournament(8)
+    round_ = sim.play_round()
+    slug = sim.tournament.slug
+    match = round_.matches.exclude(pair_b=None).first()
+    live = f"/torneos/{slug}/live.json?pareja={match.pair_a.number}"
+    before = Client().get(live).json()["version"]
+    with django_capture_on_commit_callbacks(execute=True):
+        result_submit(match=match, by=sim.organizer, games_a=0, games_b=3, expected_version=match.result_version)
+    assert before < Client().get(live).json()["version"] == Pair.objects.get(pk=match.pair_a_id).live_version
 
 
 def test_each_anonymous_visitor_gets_its_own_csrf_token_and_can_change_the_language(state_kept):

@@ -1,8 +1,6 @@
 """Reads of tournaments: the public list, the ones visible to or managed by a user, a tournament's
 staff. Querysets with what their templates need, in a fixed number of queries."""
 
-from django.conf import settings
-from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet
 
 from torneo import pagecache
@@ -65,19 +63,12 @@ def champions_of(tournament: Tournament) -> tuple[Champion, ...]:
 def live_version(tournament: Tournament | pagecache.PublicState, *, pair: str | None = None) -> int | None:
     """What live.json answers: the tournament's live version, or with ``pair`` (a pair's number as
     typed in the URL) that pair's page's (torneo.services.live); None for a pair it does not have.
-    A pair's own version is kept PAGES_STATE_SECONDS in the cache, like the tournament's state."""
+    A pair's own version is kept in the cache with the tournament's state (pagecache.pair_versions)."""
     if not pair:
         return tournament.live_version
     if not (pair.isascii() and pair.isdigit()) or len(pair) > 6:
         return None
-    ttl = settings.PAGES_STATE_SECONDS
-    key = pagecache.pair_state_key(tournament.pk, int(pair))
-    own = cache.get(key) if ttl else None
-    if own is None:
-        pairs = Pair.objects.filter(tournament_id=tournament.pk, number=int(pair))
-        own = pairs.values_list("live_version", flat=True).first()
-        if ttl and own is not None:  # a number that names no pair is not kept: keys stay bounded
-            cache.set(key, own, ttl)
+    own = pagecache.pair_versions(tournament.pk).get(int(pair))
     return None if own is None else pair_page_version(tournament=tournament, pair_live_version=own)
 
 

@@ -36,7 +36,7 @@ def live_bump(*, tournament_id: int, pairs: Iterable[int | None] | None = None) 
         ids = sorted({pk for pk in pairs if pk is not None})
         if ids:
             Pair.objects.filter(pk__in=ids).update(live_version=Subquery(tournament.values("live_version")[:1]))
-    transaction.on_commit(lambda: forget_state(tournament_id=tournament_id, pair_ids=ids))
+    transaction.on_commit(lambda: forget_state(tournament_id=tournament_id))
     if settings.PAGES_PRERENDER:
         transaction.on_commit(lambda: _prerender(tournament_id, ids))
 
