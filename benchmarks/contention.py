@@ -266,6 +266,7 @@ def start_servers(args: argparse.Namespace, var_dir: Path) -> Servers:
         servers.processes.append(
             subprocess.Popen(
                 [
+                    *(["nice", "-n", str(args.worker_nice)] if getattr(args, "worker_nice", 0) else []),
                     sys.executable,
                     "-m",
                     "celery",
