@@ -6,8 +6,9 @@ database: it migrates it and leaves its tournament there). ``--quick`` runs a sm
 
 What it does, in order:
 
-1. Starts what production runs, on a temporary ``VAR_DIR``: gunicorn (``--workers`` ×
-   ``--threads``) and a Celery worker with beat (the clocks' tick every ``CLOCK_TICK_SECONDS``).
+1. Starts what production runs, on a temporary ``VAR_DIR``: gunicorn (``--workers`` sync
+   processes, 2 × cores + 1, one request at a time each, as behind nginx; ``--threads`` for
+   threaded ones) and a Celery worker with beat (the clocks' tick every ``CLOCK_TICK_SECONDS``).
 2. Builds the tournament **through the site**: the staff user's token, one CSV import of
    ``--pairs`` pairs (``POST …/pairs/import/``), every check-in (``POST …/pairs/<n>/check-in/``),
    round 1 prepared and published before a juez (``…/rounds/prepare/``, ``…/rounds/1/publish/``)
@@ -85,8 +86,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="processes for the phones (default 4)",
     )
     p.add_argument("--idle-requests", type=int, default=1000, help="requests of the idle yardstick (bursts of 100)")
-    p.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
-    p.add_argument("--threads", type=int, default=4, help="gunicorn threads per worker (default 4)")
+    cores = os.cpu_count() or 1
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=2 * cores + 1,
+        help=f"gunicorn workers (default 2 × cores + 1 = {2 * cores + 1}, as production: docs/production.md)",
+    )
+    p.add_argument(
+        "--threads", type=int, default=1, help="gunicorn threads per worker (default 1: sync workers, as production)"
+    )
     p.add_argument("--worker-nice", type=int, default=0, help="the Celery worker's niceness (default 0)")
     p.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE", help="for the servers")
     p.add_argument("--quick", action="store_true", help="a small run: 64 pairs, 40 phones, 2 s polls")
@@ -438,6 +447,33 @@ def tree_cpu_seconds(pid: int) -> float:
     return total
 
 
+def named_cpu_seconds(name: str) -> float:
+    """CPU seconds (user + system) of the living processes with this command name: PostgreSQL's
+    server processes (``postgres``), which are nobody's children here. Linux /proc; 0 elsewhere."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command, rest = (entry / "stat").read_text().split(" (", 1)[1].rsplit(")", 1)
+        except (OSError, IndexError, ValueError):
+            continue
+        if command == name:
+            total += sum(int(f) for f in rest.split()[11:13]) / TICKS
+    return total
+
+
+def cpu_wait_seconds() -> float:
+    """Seconds during which some runnable process waited for a core (Linux's pressure stall
+    information, /proc/pressure/cpu "some"): the share of a phase when a request's process could
+    not run at once because every core was taken. 0 where the kernel does not tell."""
+    try:
+        some = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+    except (OSError, IndexError):
+        return 0.0
+    return int(some.rsplit("total=", 1)[1]) / 1_000_000
+
+
 @dataclass
 class CpuMeter:
     """CPU seconds per group of processes (the web server, the Celery worker with beat, the load),
@@ -595,6 +631,8 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
                 "web": lambda: tree_cpu_seconds(web),
                 "celery": lambda: tree_cpu_seconds(celery),
                 "load": lambda: sum(os.times()[:2]) + sum(tree_cpu_seconds(p.pid or 0) for p in procs),
+                **({"postgresql": lambda: named_cpu_seconds("postgres")} if facts["vendor"] == "postgresql" else {}),
+                "cpu_wait": cpu_wait_seconds,
             }
         )
         for phase, action in (
@@ -629,7 +667,10 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
     ):
         if name in table:
             print_table(label, table[name])
-            print(f"  CPU (% de un núcleo; la máquina tiene {os.cpu_count()}): {shares.get(name)}")
+            cores = dict(shares.get(name, {}))
+            wait = cores.pop("cpu_wait", None)
+            print(f"  CPU (% de un núcleo; la máquina tiene {os.cpu_count()}): {cores}")
+            print(f"  Tiempo con algún proceso esperando un núcleo (/proc/pressure/cpu): {wait} %")
     server_errors = [h for h in hits if h.status >= 500 or h.status == 0]
     accepted = sum(1 for e in entered if e.status == 201)
     print(f"\nResultados aceptados: {accepted} de {len(entered)}; ", end="")

@@ -22,7 +22,9 @@ share the cache (a file cache under var/ on one host, CACHE_URL=redis://… for 
 """
 
 import re
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -244,6 +246,61 @@ def is_watched(path: str) -> bool:
     return cache.get(anonymous_key(path)) is not None
 
 
+class RecentPages:
+    """The whole pages this process served lately, by key, each with the stamp it shows: a request
+    whose page has that stamp still is answered from memory, without reading the shared cache
+    (a file, or Redis) and unpickling a 1,146-pair page at every request. The stamp says whether a
+    page is current, so this layer is never staler than the shared cache; it is bounded by
+    ``budget`` bytes (the least recently used pages go first) and shared by the process's threads."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self._pages: OrderedDict[str, tuple[str, bytes, float]] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> tuple[str, bytes, float] | None:
+        with self._lock:
+            entry = self._pages.get(key)
+            if entry is not None:
+                self._pages.move_to_end(key)
+            return entry
+
+    def put(self, key: str, entry: tuple[str, bytes, float]) -> None:
+        if len(entry[1]) > self.budget:
+            return
+        with self._lock:
+            old = self._pages.pop(key, None)
+            if old is not None:
+                self._size -= len(old[1])
+            self._pages[key] = entry
+            self._size += len(entry[1])
+            while self._size > self.budget:
+                _, dropped = self._pages.popitem(last=False)
+                self._size -= len(dropped[1])
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pages.clear()
+            self._size = 0
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+
+_recent = RecentPages(0)
+
+
+def recent_pages() -> RecentPages:
+    """This process's `RecentPages`, of PAGES_RECENT_BYTES (0: none kept)."""
+    budget = settings.PAGES_RECENT_BYTES
+    if _recent.budget != budget:
+        _recent.budget = budget
+        _recent.clear()
+    return _recent
+
+
 View = Callable[..., HttpResponse]
 
 
@@ -268,17 +325,25 @@ def anonymous_page(
             expected = None if state is None else stamp(state, kwargs) if stamp else state.stamp
             if key is None or expected is None:
                 return view(request, slug, **kwargs)
+            recent = recent_pages()
+            entry = recent.get(key)
+            if entry is not None and entry[0] == expected and (max_age is None or time.time() - entry[2] < max_age):
+                return _served(request, entry[1])
             entry = cache.get(key)
             if entry is not None:
                 age = time.time() - entry[2]
-                if (entry[0] == expected and (max_age is None or age < max_age)) or (
-                    not _AHEAD.get() and age < settings.PAGES_RENDER_EVERY_SECONDS
-                ):
+                current = entry[0] == expected and (max_age is None or age < max_age)
+                if current or (not _AHEAD.get() and age < settings.PAGES_RENDER_EVERY_SECONDS):
+                    if current:
+                        recent.put(key, entry)
                     return _served(request, entry[1])
             response = view(request, slug, **kwargs)
             built = getattr(response, "page_stamp", None)
             if response.status_code == 200 and built is not None and not response.cookies:
-                cache.set(key, (built, _TOKEN.sub(_TOKEN_SLOT, response.content), time.time()), TTL)
+                entry = (built, _TOKEN.sub(_TOKEN_SLOT, response.content), time.time())
+                cache.set(key, entry, TTL)
+                if built == expected:
+                    recent.put(key, entry)
             return response
 
         return page

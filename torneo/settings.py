@@ -221,6 +221,9 @@ PAGES_STATE_SECONDS = env.float("PAGES_STATE_SECONDS", default=1.0)
 # When a result, a clock or hands change a pair's page, a Celery worker renders it for anonymous
 # visitors before their phones ask (scoring.tasks.prerender_pair_pages).
 PAGES_PRERENDER = env.bool("PAGES_PRERENDER", default=True)
+# Each web process keeps the whole pages it served lately, up to this many bytes, and answers a
+# page whose stamp has not changed from memory (torneo.pagecache.RecentPages). 0: none kept.
+PAGES_RECENT_BYTES = env.int("PAGES_RECENT_BYTES", default=32 * 1024 * 1024)
 # --- end of caches and rate limits ----------------------------------------------------------------
 
 SPECTACULAR_SETTINGS = {

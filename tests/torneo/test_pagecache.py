@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -221,6 +221,50 @@ def test_a_result_shows_at_once_to_anonymous_visitors_when_it_commits(state_kept
     assert before < now
     assert _version(Client().get(url).content.decode()) == now
     assert live_before < Client().get(f"/torneos/{slug}/live.json").json()["version"] == now
+
+
+def test_a_page_whose_stamp_has_not_changed_is_served_from_the_process_memory(state_kept, monkeypatch):
+    """issue 18: the shared cache (a file, Redis) is not read again for a page this process has."""
+    sim = new_tournament(8)
+    sim.play_round()
+    url = f"/torneos/{sim.tournament.slug}/clasificacion/"
+    first = Client().get(url).content
+    reads = []
+    shared = caches["default"]
+    original = shared.get
+    monkeypatch.setattr(shared, "get", lambda key, *a, **k: reads.append(key) or original(key, *a, **k))
+    second = Client().get(url).content
+    assert [key for key in reads if key.startswith("anonima:")] == []
+    assert _version(second.decode()) == _version(first.decode())
+
+
+def test_the_process_memory_never_serves_a_page_older_than_the_tournament(
+    state_kept, django_capture_on_commit_callbacks
+):
+    sim = new_tournament(8)
+    round_ = sim.play_round()
+    url = f"/torneos/{sim.tournament.slug}/clasificacion/"
+    Client().get(url)
+    Client().get(url)
+    match = round_.matches.exclude(pair_b=None).first()
+    with django_capture_on_commit_callbacks(execute=True):
+        result_submit(match=match, by=sim.organizer, games_a=0, games_b=3, expected_version=match.result_version)
+    assert _version(Client().get(url).content.decode()) == fresh(sim.tournament).live_version
+
+
+def test_the_process_memory_keeps_its_budget_dropping_the_least_recently_used():
+    recent = pagecache.RecentPages(10)
+    recent.put("a", ("s", b"1234", 0.0))
+    recent.put("b", ("s", b"1234", 0.0))
+    assert recent.get("a") is not None  # "b" is now the least recently used
+    recent.put("c", ("s", b"1234", 0.0))
+    assert recent.get("b") is None
+    assert recent.get("a") is not None and recent.get("c") is not None
+    assert recent.size == 8
+    recent.put("big", ("s", b"x" * 11, 0.0))  # larger than the whole budget: not kept
+    assert recent.get("big") is None and recent.size == 8
+    recent.put("a", ("t", b"12", 0.0))
+    assert recent.get("a") == ("t", b"12", 0.0) and recent.size == 6
 
 
 def test_a_result_shows_at_once_on_its_pairs_live_json_when_it_commits(state_kept, django_capture_on_commit_callbacks):
