@@ -448,9 +448,10 @@ def tree_cpu_seconds(pid: int) -> float:
 
 
 def named_cpu_seconds(name: str) -> float:
-    """CPU seconds (user + system) of the living processes with this command name: PostgreSQL's
-    server processes (``postgres``), which are nobody's children here. Linux /proc; 0 elsewhere."""
-    total = 0.0
+    """CPU seconds (user + system) of the process trees whose root has this command name:
+    PostgreSQL's server (``postgres``: the postmaster, nobody's child here, and its backends, the
+    ones that ended too, in its cutime/cstime). Linux /proc; 0 elsewhere."""
+    names: dict[int, tuple[str, int]] = {}  # pid -> (command, parent)
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -458,9 +459,9 @@ def named_cpu_seconds(name: str) -> float:
             command, rest = (entry / "stat").read_text().split(" (", 1)[1].rsplit(")", 1)
         except (OSError, IndexError, ValueError):
             continue
-        if command == name:
-            total += sum(int(f) for f in rest.split()[11:13]) / TICKS
-    return total
+        names[int(entry.name)] = (command, int(rest.split()[1]))
+    roots = [pid for pid, (command, parent) in names.items() if command == name and names.get(parent, ("",))[0] != name]
+    return sum(tree_cpu_seconds(pid) for pid in roots)
 
 
 def cpu_wait_seconds() -> float:

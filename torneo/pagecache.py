@@ -182,45 +182,82 @@ def _state_key(slug: str) -> str:
     return f"torneo:estado:{slug}"
 
 
+def _versions_key(tournament_id: int) -> str:
+    return f"torneo:estado:{tournament_id}:parejas"
+
+
+def _kept(key: str, compute: Callable[[], Any]) -> Any:
+    """A value of the tournament's state kept PAGES_STATE_SECONDS: past that, the first request
+    computes it again (and takes a lock, ``cache.add``) while the others, in every process, go on
+    with the last one: at a big event one request a second pays for it, not each one that comes
+    while it is computed. A change committed does not wait for it (`refresh_state`)."""
+    ttl = settings.PAGES_STATE_SECONDS
+    if not ttl:
+        return compute()
+    entry = cache.get(key)
+    if entry is not None and (time.time() - entry[1] < ttl or not cache.add(f"{key}:calculando", 1, 10)):
+        return entry[0]
+    try:
+        value = compute()
+        if value is None:
+            cache.delete(key)
+        else:
+            cache.set(key, (value, time.time()), max(60, 10 * ttl))
+    finally:
+        if entry is not None:
+            cache.delete(f"{key}:calculando")
+    return value
+
+
+def _state_of(tournament: Tournament | None) -> PublicState | str | None:
+    """What `public_state` keeps: None for no tournament (never kept: a slug that names nothing
+    would make a key), ``_NOT_PUBLIC`` for a draft."""
+    if tournament is None:
+        return None
+    if not tournament.is_visible_to_public:
+        return _NOT_PUBLIC
+    return PublicState(
+        tournament.pk, tournament_stamp(tournament), tournament.live_version, tournament.live_all_version
+    )
+
+
 def public_state(slug: str) -> PublicState | None:
     """The public state of the tournament with this slug; None when it does not exist or is a
     draft (the views then answer as they always do: 404, or the page for its staff)."""
-    ttl = settings.PAGES_STATE_SECONDS
-    if ttl:
-        hit = cache.get(_state_key(slug))
-        if hit is not None:
-            return None if hit == _NOT_PUBLIC else hit
-    tournament = Tournament.objects.filter(slug=slug).first()
-    state = None
-    if tournament is not None and tournament.is_visible_to_public:
-        state = PublicState(
-            tournament.pk, tournament_stamp(tournament), tournament.live_version, tournament.live_all_version
-        )
-    if ttl and tournament is not None:  # a slug that names nothing is not kept: keys stay bounded
-        cache.set(_state_key(slug), state or _NOT_PUBLIC, ttl)
-    return state
+    state = _kept(_state_key(slug), lambda: _state_of(Tournament.objects.filter(slug=slug).first()))
+    return None if state is None or state == _NOT_PUBLIC else state
 
 
 def pair_versions(tournament_id: int) -> dict[int, int]:
     """Every pair's own live version by number (torneo.services.live), kept PAGES_STATE_SECONDS
-    like the tournament's state and forgotten with it: each pair's phone polls its live.json every
+    like the tournament's state and refreshed with it: each pair's phone polls its live.json every
     10 s, so a key per pair would always have expired; one entry for the whole tournament is read
     once a second at most, with one query, however many phones poll."""
-    ttl = settings.PAGES_STATE_SECONDS
-    key = f"torneo:estado:{tournament_id}:parejas"
-    versions = cache.get(key) if ttl else None
-    if versions is None:
-        versions = dict(Pair.objects.filter(tournament_id=tournament_id).values_list("number", "live_version"))
-        if ttl:
-            cache.set(key, versions, ttl)
-    return versions
+    return _kept(_versions_key(tournament_id), lambda: _versions_of(tournament_id))
 
 
-def forget_state(*, tournament_id: int) -> None:
-    """A change the public sees is committed: the next request reads the tournament's state, and
-    its pairs' versions, again."""
-    keys = [_state_key(slug) for slug in Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True)]
-    cache.delete_many([*keys, f"torneo:estado:{tournament_id}:parejas"])
+def _versions_of(tournament_id: int) -> dict[int, int]:
+    return dict(Pair.objects.filter(tournament_id=tournament_id).values_list("number", "live_version"))
+
+
+def refresh_state(*, tournament_id: int) -> None:
+    """A change the public sees is committed: the tournament's state and its pairs' versions are
+    computed now, by the request or the task that made the change, and kept, so that no phone's
+    request pays for them (two results a second at a big event would otherwise make a few of
+    every second's live.json queries: their p95). Two changes committed at once may store their
+    states in either order; a state is never kept over one of a later live version, and either
+    is at most PAGES_STATE_SECONDS old."""
+    if not settings.PAGES_STATE_SECONDS:
+        return
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return
+    state, versions = _state_of(tournament), _versions_of(tournament_id)
+    kept = cache.get(_state_key(tournament.slug))
+    if kept is not None and isinstance(kept[0], PublicState) and kept[0].live_version > tournament.live_version:
+        return
+    now, ttl = time.time(), max(60, 10 * settings.PAGES_STATE_SECONDS)
+    cache.set_many({_state_key(tournament.slug): (state, now), _versions_key(tournament_id): (versions, now)}, ttl)
 
 
 def _anonymous_key(request: HttpRequest, params: tuple[str, ...]) -> str | None:

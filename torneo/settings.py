@@ -216,7 +216,7 @@ for _alias in ("default", "ratelimit"):
 # version, so live.js asks again): during a burst of results a page is rendered at most this often.
 PAGES_RENDER_EVERY_SECONDS = env.float("PAGES_RENDER_EVERY_SECONDS", default=5.0)
 # How long a tournament's public state (its pages' stamp, live.json's versions) is kept without
-# asking the database again; a draw or a result forgets it at once (torneo.pagecache). 0: never kept.
+# asking the database again; a draw or a result computes it again at once (torneo.pagecache). 0: never kept.
 PAGES_STATE_SECONDS = env.float("PAGES_STATE_SECONDS", default=1.0)
 # When a result, a clock or hands change a pair's page, a Celery worker renders it for anonymous
 # visitors before their phones ask (scoring.tasks.prerender_pair_pages).

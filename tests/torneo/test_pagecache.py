@@ -207,7 +207,7 @@ def test_anonymous_visitors_get_the_public_pages_and_live_json_without_a_query(s
 
 
 def test_a_result_shows_at_once_to_anonymous_visitors_when_it_commits(state_kept, django_capture_on_commit_callbacks):
-    """The state kept in the cache is forgotten when a result commits (torneo.services.live)."""
+    """The state kept in the cache is computed again when a result commits (torneo.services.live)."""
     sim = new_tournament(8)
     round_ = sim.play_round()
     slug = sim.tournament.slug
@@ -265,6 +265,49 @@ def test_the_process_memory_keeps_its_budget_dropping_the_least_recently_used():
     assert recent.get("big") is None and recent.size == 8
     recent.put("a", ("t", b"12", 0.0))
     assert recent.get("a") == ("t", b"12", 0.0) and recent.size == 6
+
+
+def test_after_a_result_no_phone_pays_for_the_tournaments_state(state_kept, django_capture_on_commit_callbacks):
+    """issue 18: the commit computes the state and every pair's version; live.json asks nothing."""
+    sim = new_tournament(8)
+    round_ = sim.play_round()
+    slug = sim.tournament.slug
+    match = round_.matches.exclude(pair_b=None).first()
+    Client().get(f"/torneos/{slug}/live.json")
+    with django_capture_on_commit_callbacks(execute=True):
+        result_submit(match=match, by=sim.organizer, games_a=0, games_b=3, expected_version=match.result_version)
+    for url in (f"/torneos/{slug}/live.json", f"/torneos/{slug}/live.json?pareja={match.pair_a.number}"):
+        count, body = _queries(Client(), url)
+        assert count == 0, url
+    assert json.loads(body)["version"] == Pair.objects.get(pk=match.pair_a_id).live_version
+
+
+def test_an_expired_state_is_computed_by_one_request_while_the_others_use_the_last(state_kept, settings):
+    settings.PAGES_STATE_SECONDS = 1
+    sim = new_tournament(6)
+    sim.play_round()
+    slug = sim.tournament.slug
+    with time_machine.travel(timezone.now(), tick=False) as traveller:
+        Client().get(f"/torneos/{slug}/live.json")
+        Tournament.objects.filter(pk=sim.tournament.pk).update(live_version=999)  # no commit hook: a rename
+        traveller.shift(2)
+        cache.add(f"torneo:estado:{slug}:calculando", 1, 10)  # another request is computing it
+        count, body = _queries(Client(), f"/torneos/{slug}/live.json")
+        assert count == 0 and json.loads(body)["version"] != 999
+        cache.delete(f"torneo:estado:{slug}:calculando")
+        count, body = _queries(Client(), f"/torneos/{slug}/live.json")
+        assert count > 0 and json.loads(body)["version"] == 999
+
+
+def test_a_state_computed_earlier_never_replaces_a_later_one(state_kept):
+    sim = new_tournament(6)
+    sim.play_round()
+    slug = sim.tournament.slug
+    pagecache.refresh_state(tournament_id=sim.tournament.pk)
+    later = pagecache.public_state(slug).live_version
+    Tournament.objects.filter(pk=sim.tournament.pk).update(live_version=later - 1)  # an earlier commit's view
+    pagecache.refresh_state(tournament_id=sim.tournament.pk)
+    assert pagecache.public_state(slug).live_version == later
 
 
 def test_a_result_shows_at_once_on_its_pairs_live_json_when_it_commits(state_kept, django_capture_on_commit_callbacks):
@@ -412,10 +455,10 @@ def test_during_a_burst_the_shared_pages_go_to_the_worker_once_more_when_the_int
         ([t, [], True], 60),  # and the shared pages once, when the interval is up
         ([t, pairs[2], False], 0),
     ]
-    # Meanwhile a request renders nothing: after reading the tournament's state again (forgotten at
-    # the commit: the tournament and its stamp), the last page, with the version it shows.
+    # Meanwhile a request renders nothing and asks nothing (the tournament's state was computed by
+    # the commit): the last page, with the version it shows.
     count, html = _queries(Client(), f"/torneos/{sim.tournament.slug}/clasificacion/")
-    assert count == 2 and _version(html) < fresh(sim.tournament).live_version
+    assert count == 0 and _version(html) < fresh(sim.tournament).live_version
 
 
 def test_a_draft_is_never_rendered_ahead(state_kept):

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import F, Subquery
 
 from torneo.models import Pair, Tournament
-from torneo.pagecache import forget_state
+from torneo.pagecache import refresh_state
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ def live_bump(*, tournament_id: int, pairs: Iterable[int | None] | None = None) 
     """Something players watch changed: for the pages of ``pairs`` (Pair ids) and the tournament's
     shared pages, or, by default, for every page. Two UPDATEs at most, no lock: the values only
     have to grow (both columns read the same old ``live_version``). Once committed, the public
-    state kept in the cache is forgotten (torneo.pagecache) and a worker renders the pages ahead."""
+    state kept in the cache is computed again (torneo.pagecache) and a worker renders the pages ahead."""
     tournament = Tournament.objects.filter(pk=tournament_id)
     if pairs is None:
         tournament.update(live_version=F("live_version") + 1, live_all_version=F("live_version") + 1)
@@ -36,7 +36,7 @@ def live_bump(*, tournament_id: int, pairs: Iterable[int | None] | None = None) 
         ids = sorted({pk for pk in pairs if pk is not None})
         if ids:
             Pair.objects.filter(pk__in=ids).update(live_version=Subquery(tournament.values("live_version")[:1]))
-    transaction.on_commit(lambda: forget_state(tournament_id=tournament_id))
+    transaction.on_commit(lambda: refresh_state(tournament_id=tournament_id))
     if settings.PAGES_PRERENDER:
         transaction.on_commit(lambda: _prerender(tournament_id, ids))
 
