@@ -157,10 +157,10 @@ def page_with_body(
 # Five hundred phones of people who never log in poll live.json and fetch the draw, the standings
 # and the results again at every change. For them the whole page (the frame too) is the same, so
 # it is kept whole, per address and language, under the stamp of the body it shows; the stamp
-# itself (the tournament's public state) is kept for PAGES_STATE_SECONDS and forgotten as soon as
-# a draw or a result commits (torneo.services.live). A request of an anonymous visitor then costs
-# two cache reads and no query. Only the CSRF token of the frame's language form is per visitor:
-# it is stored as a placeholder and filled in at each request.
+# itself (the tournament's public state) is computed when a draw or a result commits
+# (torneo.services.live) and again PAGES_STATE_SECONDS later by one request. A request of an
+# anonymous visitor then costs two cache reads and no query. Only the CSRF token of the frame's
+# language form is per visitor: it is stored as a placeholder and filled in at each request.
 
 
 @dataclass(frozen=True)
