@@ -192,7 +192,7 @@ def _kept(key: str, compute: Callable[[], Any]) -> Any:
     with the last one: at a big event one request a second pays for it, not each one that comes
     while it is computed. A change committed does not wait for it (`refresh_state`)."""
     ttl = settings.PAGES_STATE_SECONDS
-    if not ttl:
+    if not ttl or _AHEAD.get():  # a worker rendering ahead must render the state just committed
         return compute()
     entry = cache.get(key)
     if entry is not None and (time.time() - entry[1] < ttl or not cache.add(f"{key}:calculando", 1, 10)):
@@ -202,7 +202,7 @@ def _kept(key: str, compute: Callable[[], Any]) -> Any:
         if value is None:
             cache.delete(key)
         else:
-            cache.set(key, (value, time.time()), max(60, 10 * ttl))
+            cache.set(key, (value, time.time()), _state_ttl())
     finally:
         if entry is not None:
             cache.delete(f"{key}:calculando")
@@ -244,20 +244,39 @@ def refresh_state(*, tournament_id: int) -> None:
     """A change the public sees is committed: the tournament's state and its pairs' versions are
     computed now, by the request or the task that made the change, and kept, so that no phone's
     request pays for them (two results a second at a big event would otherwise make a few of
-    every second's live.json queries: their p95). Two changes committed at once may store their
-    states in either order; a state is never kept over one of a later live version, and either
-    is at most PAGES_STATE_SECONDS old."""
+    every second's live.json queries: their p95).
+
+    Two changes committed at once (a result and a clock's tick) may store their states in either
+    order: a state is never kept over one of a later live version, and after storing one the
+    tournament's live version is read again; if a change committed meanwhile, its state is
+    computed and stored again. So the last state stored is never older than the last commit (a
+    plain cache has no compare-and-set to do it in one step)."""
     if not settings.PAGES_STATE_SECONDS:
         return
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        return
-    state, versions = _state_of(tournament), _versions_of(tournament_id)
-    kept = cache.get(_state_key(tournament.slug))
-    if kept is not None and isinstance(kept[0], PublicState) and kept[0].live_version > tournament.live_version:
-        return
-    now, ttl = time.time(), max(60, 10 * settings.PAGES_STATE_SECONDS)
-    cache.set_many({_state_key(tournament.slug): (state, now), _versions_key(tournament_id): (versions, now)}, ttl)
+    for _ in range(_STATE_ATTEMPTS):
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if tournament is None:
+            return
+        state, versions = _state_of(tournament), _versions_of(tournament_id)
+        kept = cache.get(_state_key(tournament.slug))
+        if kept is not None and isinstance(kept[0], PublicState) and kept[0].live_version > tournament.live_version:
+            return
+        now = time.time()
+        cache.set_many(
+            {_state_key(tournament.slug): (state, now), _versions_key(tournament_id): (versions, now)}, _state_ttl()
+        )
+        latest = Tournament.objects.filter(pk=tournament_id).values_list("live_version", flat=True).first()
+        if latest is None or latest <= tournament.live_version:
+            return
+
+
+_STATE_ATTEMPTS = 5  # each further attempt means another change committed meanwhile
+
+
+def _state_ttl() -> int:
+    """How long a kept state stays in the cache: past PAGES_STATE_SECONDS it is still served while
+    one request computes it again (`_kept`)."""
+    return max(60, 10 * settings.PAGES_STATE_SECONDS)
 
 
 def _anonymous_key(request: HttpRequest, params: tuple[str, ...]) -> str | None:

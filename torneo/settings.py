@@ -279,11 +279,21 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CLOCK_TICK_SECONDS = env.float("CLOCK_TICK_SECONDS", default=5.0)
+# A periodic task not started within half a minute expires: a later one does the same work, and
+# workers kept busy for a while (a round's actas) find a few ticks waiting, not a pile of them
+# ahead of the pages to render. Not sooner: beat's clock sets the expiry and a worker's reads it,
+# and hosts' clocks may differ by seconds.
+PERIODIC_EXPIRES = max(30.0, 3 * CLOCK_TICK_SECONDS)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    "heartbeat": {"task": "torneo.heartbeat", "schedule": 10.0},
+    "heartbeat": {"task": "torneo.heartbeat", "schedule": 10.0, "options": {"expires": PERIODIC_EXPIRES}},
     # AMM chapter VI: what the match clocks made due (scoring.services.clocks.clocks_tick). No long
     # ETA tasks: a short periodic tick over the timestamps, idempotent.
-    "clocks": {"task": "scoring.clocks_tick", "schedule": env.float("CLOCK_TICK_SECONDS", default=5.0)},
+    "clocks": {
+        "task": "scoring.clocks_tick",
+        "schedule": CLOCK_TICK_SECONDS,
+        "options": {"expires": PERIODIC_EXPIRES},
+    },
     # Printables whose message was lost or whose worker died (scoring.services.printing).
     "printables": {"task": "scoring.printables_sweep", "schedule": env.float("PRINT_SWEEP_SECONDS", default=15.0)},
 }

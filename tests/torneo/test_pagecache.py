@@ -9,6 +9,7 @@ import pytest
 import time_machine
 from django.core.cache import cache, caches
 from django.db import connection
+from django.db.models import F
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -308,6 +309,52 @@ def test_a_state_computed_earlier_never_replaces_a_later_one(state_kept):
     Tournament.objects.filter(pk=sim.tournament.pk).update(live_version=later - 1)  # an earlier commit's view
     pagecache.refresh_state(tournament_id=sim.tournament.pk)
     assert pagecache.public_state(slug).live_version == later
+
+
+def test_a_state_stored_after_a_later_commits_is_computed_again(state_kept, monkeypatch):
+    """A result and a clock's tick commit at once: the result's process read the tournament before
+    the tick committed, and stores its state after the tick's. It reads the live version again
+    and stores the later state: the kept state is never older than the last commit."""
+    sim = new_tournament(6)
+    sim.play_round()
+    tournament, slug = sim.tournament, sim.tournament.slug
+    pagecache.refresh_state(tournament_id=tournament.pk)
+    real = pagecache.cache
+    interleaved = []
+
+    class TickCommitsMeanwhile:
+        """The cache, except that the first read of the kept state lets another commit in."""
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def get(self, key, *args):
+            value = real.get(key, *args)
+            if key == f"torneo:estado:{slug}" and not interleaved:
+                interleaved.append(key)
+                Tournament.objects.filter(pk=tournament.pk).update(live_version=F("live_version") + 1)
+                pagecache.refresh_state(tournament_id=tournament.pk)  # the tick's, stored first
+            return value
+
+    monkeypatch.setattr(pagecache, "cache", TickCommitsMeanwhile())
+    before = fresh(tournament).live_version
+    pagecache.refresh_state(tournament_id=tournament.pk)  # the result's: read before the tick
+    assert interleaved
+    assert pagecache.public_state(slug).live_version == fresh(tournament).live_version == before + 1
+
+
+def test_a_worker_rendering_ahead_uses_the_state_just_committed_not_the_kept_one(state_kept):
+    sim = new_tournament(6)
+    sim.play_round()
+    tournament, slug = sim.tournament, sim.tournament.slug
+    pagecache.refresh_state(tournament_id=tournament.pk)
+    Tournament.objects.filter(pk=tournament.pk).update(live_version=F("live_version") + 1)  # no refresh
+    assert pagecache.public_state(slug).live_version == fresh(tournament).live_version - 1
+    with pagecache.rendering_ahead():
+        assert pagecache.public_state(slug).live_version == fresh(tournament).live_version
+        assert pagecache.pair_versions(tournament.pk) == dict(
+            Pair.objects.filter(tournament=tournament).values_list("number", "live_version")
+        )
 
 
 def test_a_result_shows_at_once_on_its_pairs_live_json_when_it_commits(state_kept, django_capture_on_commit_callbacks):
