@@ -19,8 +19,9 @@ What it does, in order:
 4. Starts ``--phones`` simulated phones that behave like the pages' own script (static/js/live.js):
    each opens one page (its pair's page, the standings, the round's draw or the results, with the
    stylesheet), then polls ``live.json`` every ``--poll`` seconds and fetches its page again when the
-   version changed. While they run, the 573 results are entered **twice**: first by ``--mesas`` mesas
-   de control at a human pace (each looks the table up, then posts its result, one every
+   version changed; like browsers, they take gzip (a request's time ends at its last byte). While
+   they run, the 573 results are entered **twice**: first by ``--mesas`` mesas de control at a
+   human pace (each looks the table up, then posts its result, one every
    ``--mesa-interval`` seconds), then, as corrections of the same tables, flat out by ``--writers``
    writers. A quiet period before each phase lets the phones settle.
 5. Prints, for each phase and kind of request, the count, p50/p95/max, the p95 as a ratio to the idle
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import gzip
 import html
 import io
 import json
@@ -147,15 +149,16 @@ class Recorder:
         ]
 
 
-def call(
+def fetch(
     url: str,
     *,
     method: str = "GET",
     data: bytes | None = None,
     token: str = "",
     content_type: str = "application/json",
-) -> tuple[int, bytes]:
-    headers = {"Accept": "application/json, text/html"}
+) -> tuple[int, bytes, str]:
+    """One request as a browser sends it (taking gzip); the body as it came, and its encoding."""
+    headers = {"Accept": "application/json, text/html", "Accept-Encoding": "gzip"}
     if data is not None:
         headers["Content-Type"] = content_type
     if token:
@@ -163,18 +166,29 @@ def call(
     request = urllib.request.Request(url, data=data, headers=headers, method=method)
     try:
         with urllib.request.urlopen(request, timeout=120) as response:
-            return response.status, response.read()
+            return response.status, response.read(), response.headers.get("Content-Encoding", "")
     except urllib.error.HTTPError as exc:
-        return exc.code, exc.read()
+        return exc.code, exc.read(), exc.headers.get("Content-Encoding", "")
     except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
-        return 0, b""
+        return 0, b"", ""
+
+
+def decoded(body: bytes, encoding: str) -> bytes:
+    """What the browser makes of a body once it has it all (not the server's time)."""
+    return gzip.decompress(body) if encoding == "gzip" else body
+
+
+def call(url: str, **kwargs: Any) -> tuple[int, bytes]:
+    status, body, encoding = fetch(url, **kwargs)
+    return status, decoded(body, encoding)
 
 
 def timed(rec: Recorder, kind: str, url: str, **kwargs: Any) -> tuple[int, bytes]:
+    """A request timed until its last byte arrived."""
     start = time.perf_counter()
-    status, body = call(url, **kwargs)
+    status, body, encoding = fetch(url, **kwargs)
     rec.add(kind, status, time.perf_counter() - start)
-    return status, body
+    return status, decoded(body, encoding)
 
 
 def api_json(url: str, token: str, payload: Any = None, *, method: str = "POST") -> Any:

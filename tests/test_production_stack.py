@@ -190,7 +190,7 @@ def test_a_round_on_postgresql_redis_gunicorn_two_workers_and_one_beat(
         pair_pages = f"*anonima:/torneos/{world['slug']}/parejas/*/ficha/*"
 
         def stamps() -> dict[bytes, str]:
-            return {key: pickle.loads(pages.get(key))[0] for key in pages.keys(pair_pages)}
+            return {key: pickle.loads(pages.get(key)).stamp for key in pages.keys(pair_pages)}
 
         for number in range(1, PAIRS + 1):
             opened = urllib.request.urlopen(f"{base}/torneos/{world['slug']}/parejas/{number}/ficha/", timeout=10)

@@ -21,6 +21,7 @@ most that often, whatever the number of changes and requests, by one process of 
 share the cache (a file cache under var/ on one host, CACHE_URL=redis://… for several).
 """
 
+import gzip
 import re
 import threading
 import time
@@ -36,9 +37,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
@@ -159,8 +160,10 @@ def page_with_body(
 # it is kept whole, per address and language, under the stamp of the body it shows; the stamp
 # itself (the tournament's public state) is computed when a draw or a result commits
 # (torneo.services.live) and again PAGES_STATE_SECONDS later by one request. A request of an
-# anonymous visitor then costs two cache reads and no query. Only the CSRF token of the frame's
-# language form is per visitor: it is stored as a placeholder and filled in at each request.
+# anonymous visitor then costs two cache reads and no query. Nothing in such a page is per visitor
+# (the frame's language form has no token: torneo/views/language.py), so it is also kept gzipped,
+# compressed once when it is stored: a 573-table round is 900 KB of HTML and 60 KB on the wire,
+# for the venue's Wi-Fi and for the web process that sends it a few times a second.
 
 
 @dataclass(frozen=True)
@@ -174,8 +177,8 @@ class PublicState:
 
 
 _NOT_PUBLIC = "no-publico"
-_TOKEN = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
-_TOKEN_SLOT = b"\\1<!--csrf-->\\2"
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+GZIP_FROM_BYTES = 1024  # smaller pages gain nothing worth a header
 
 
 def _state_key(slug: str) -> str:
@@ -302,6 +305,30 @@ def is_watched(path: str) -> bool:
     return cache.get(anonymous_key(path)) is not None
 
 
+_CLOCK_DATA = b'id="clock-data"'
+
+
+@dataclass(frozen=True)
+class Page:
+    """An anonymous visitor's whole page as kept: the stamp it shows, its HTML, when it was
+    rendered (``time.time()``), and the same HTML gzipped (None for a small page, or one with a
+    clock, whose server time is written in at each request)."""
+
+    stamp: str
+    content: bytes
+    at: float
+    gzipped: bytes | None
+
+    @classmethod
+    def of(cls, stamp: str, content: bytes) -> "Page":
+        packable = len(content) >= GZIP_FROM_BYTES and _CLOCK_DATA not in content
+        return cls(stamp, content, time.time(), gzip.compress(content, mtime=0) if packable else None)
+
+    @property
+    def size(self) -> int:
+        return len(self.content) + len(self.gzipped or b"")
+
+
 class RecentPages:
     """The whole pages this process served lately, by key, each with the stamp it shows: a request
     whose page has that stamp still is answered from memory, without reading the shared cache
@@ -311,29 +338,29 @@ class RecentPages:
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
-        self._pages: OrderedDict[str, tuple[str, bytes, float]] = OrderedDict()
+        self._pages: OrderedDict[str, Page] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
 
-    def get(self, key: str) -> tuple[str, bytes, float] | None:
+    def get(self, key: str) -> "Page | None":
         with self._lock:
             entry = self._pages.get(key)
             if entry is not None:
                 self._pages.move_to_end(key)
             return entry
 
-    def put(self, key: str, entry: tuple[str, bytes, float]) -> None:
-        if len(entry[1]) > self.budget:
+    def put(self, key: str, entry: "Page") -> None:
+        if entry.size > self.budget:
             return
         with self._lock:
             old = self._pages.pop(key, None)
             if old is not None:
-                self._size -= len(old[1])
+                self._size -= old.size
             self._pages[key] = entry
-            self._size += len(entry[1])
+            self._size += entry.size
             while self._size > self.budget:
                 _, dropped = self._pages.popitem(last=False)
-                self._size -= len(dropped[1])
+                self._size -= dropped.size
 
     def clear(self) -> None:
         with self._lock:
@@ -383,23 +410,28 @@ def anonymous_page(
                 return view(request, slug, **kwargs)
             recent = recent_pages()
             entry = recent.get(key)
-            if entry is not None and entry[0] == expected and (max_age is None or time.time() - entry[2] < max_age):
-                return _served(request, entry[1])
+            if entry is not None and entry.stamp == expected and (max_age is None or time.time() - entry.at < max_age):
+                return _served(request, entry)
             entry = cache.get(key)
+            if not isinstance(entry, Page):  # nothing kept (or kept by an earlier version of this code)
+                entry = None
             if entry is not None:
-                age = time.time() - entry[2]
-                current = entry[0] == expected and (max_age is None or age < max_age)
+                age = time.time() - entry.at
+                current = entry.stamp == expected and (max_age is None or age < max_age)
                 if current or (not _AHEAD.get() and age < settings.PAGES_RENDER_EVERY_SECONDS):
                     if current:
                         recent.put(key, entry)
-                    return _served(request, entry[1])
+                    return _served(request, entry)
             response = view(request, slug, **kwargs)
             built = getattr(response, "page_stamp", None)
-            if response.status_code == 200 and built is not None and not response.cookies:
-                entry = (built, _TOKEN.sub(_TOKEN_SLOT, response.content), time.time())
+            # A page with a form that needs a token is the visitor's own: never kept whole.
+            whole = response.status_code == 200 and built is not None and not response.cookies
+            if whole and b"csrfmiddlewaretoken" not in response.content:
+                entry = Page.of(built, response.content)
                 cache.set(key, entry, TTL)
                 if built == expected:
                     recent.put(key, entry)
+            patch_vary_headers(response, ("Accept-Encoding",))
             return response
 
         return page
@@ -418,14 +450,19 @@ def stamp_with_version(stamp: str, version: int) -> str:
 _SERVER_NOW = re.compile(rb'(<script id="clock-data" type="application/json">\{"server_now": ")[^"]*(")')
 
 
-def _served(request: HttpRequest, content: bytes) -> HttpResponse:
-    """A kept page as this visitor gets it: its own CSRF token (the cookie is set when it has
-    none) and, on a page with a clock, the server's time now, from which static/js/clocks.js counts
+def _served(request: HttpRequest, page: Page) -> HttpResponse:
+    """A kept page as this visitor gets it: gzipped when the browser takes it (every browser does)
+    and, on a page with a clock, with the server's time now, from which static/js/clocks.js counts
     (its deadlines are absolute: they hold whenever the page was rendered)."""
-    content = content.replace(b"<!--csrf-->", get_token(request).encode())
-    if b'id="clock-data"' in content:
-        now = timezone.now().isoformat().encode()
-        content = _SERVER_NOW.sub(lambda m: m.group(1) + now + m.group(2), content, count=1)
-    response = HttpResponse(content)
+    if page.gzipped is not None and _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+        response = HttpResponse(page.gzipped)
+        response["Content-Encoding"] = "gzip"
+    else:
+        content = page.content
+        if _CLOCK_DATA in content:
+            now = timezone.now().isoformat().encode()
+            content = _SERVER_NOW.sub(lambda m: m.group(1) + now + m.group(2), content, count=1)
+        response = HttpResponse(content)
+    patch_vary_headers(response, ("Accept-Encoding",))
     response.page_stamp = None  # type: ignore[attr-defined]
     return response

@@ -11,6 +11,7 @@ from django.urls import include, path
 from torneo.ratelimit import limit_login
 from torneo.views import accounts, audit, registrations, rounds, tournaments
 from torneo.views.health import health_view
+from torneo.views.language import language_set
 
 tournament_patterns = [
     path("", tournaments.tournament_detail, name="tournament_detail"),
@@ -78,7 +79,8 @@ urlpatterns = [
     path("cuenta/entrar/", limit_login(auth_views.LoginView.as_view()), name="login"),
     path("cuenta/salir/", auth_views.LogoutView.as_view(), name="logout"),
     path("cuenta/contrasena/", accounts.password_change, name="password_change"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language form of every page, without a token (torneo/views/language.py says why).
+    path("i18n/setlang/", language_set, name="set_language"),
     path("api/v1/", include("torneo.api.urls")),
     # The site's health (database, broker, beat) for the venue's laptop and a load balancer.
     path("salud/", health_view, name="health"),

@@ -1,5 +1,6 @@
 """The public-page cache: its stamp changes with anything a public page shows, and only then."""
 
+import gzip
 import json
 import re
 from datetime import datetime, timedelta
@@ -254,18 +255,23 @@ def test_the_process_memory_never_serves_a_page_older_than_the_tournament(
 
 
 def test_the_process_memory_keeps_its_budget_dropping_the_least_recently_used():
+    def page(stamp: str, content: bytes) -> pagecache.Page:
+        return pagecache.Page(stamp, content, 0.0, None)
+
     recent = pagecache.RecentPages(10)
-    recent.put("a", ("s", b"1234", 0.0))
-    recent.put("b", ("s", b"1234", 0.0))
+    recent.put("a", page("s", b"1234"))
+    recent.put("b", page("s", b"1234"))
     assert recent.get("a") is not None  # "b" is now the least recently used
-    recent.put("c", ("s", b"1234", 0.0))
+    recent.put("c", page("s", b"1234"))
     assert recent.get("b") is None
     assert recent.get("a") is not None and recent.get("c") is not None
     assert recent.size == 8
-    recent.put("big", ("s", b"x" * 11, 0.0))  # larger than the whole budget: not kept
+    recent.put("big", page("s", b"x" * 11))  # larger than the whole budget: not kept
     assert recent.get("big") is None and recent.size == 8
-    recent.put("a", ("t", b"12", 0.0))
-    assert recent.get("a") == ("t", b"12", 0.0) and recent.size == 6
+    recent.put("a", page("t", b"12"))
+    assert recent.get("a") == page("t", b"12") and recent.size == 6
+    recent.put("a", pagecache.Page("u", b"12", 0.0, b"123"))  # the gzipped bytes count too
+    assert recent.size == 9
 
 
 def test_after_a_result_no_phone_pays_for_the_tournaments_state(state_kept, django_capture_on_commit_callbacks):
@@ -370,22 +376,47 @@ def test_a_result_shows_at_once_on_its_pairs_live_json_when_it_commits(state_kep
     assert before < Client().get(live).json()["version"] == Pair.objects.get(pk=match.pair_a_id).live_version
 
 
-def test_each_anonymous_visitor_gets_its_own_csrf_token_and_can_change_the_language(state_kept):
-    sim = new_tournament(6)
+def test_anonymous_pages_are_gzipped_once_and_the_same_bytes_for_every_visitor(state_kept):
+    """issue 18: a 573-table round is 900 KB of HTML; kept gzipped, it is sent as it is to every
+    browser that takes gzip, with no secret of anyone's in it (the language form has no token)."""
+    sim = new_tournament(12)
     round_ = sim.play_round()
     url = f"/torneos/{sim.tournament.slug}/rondas/{round_.number}/"
-    Client().get(url)
-    tokens = set()
+    plain = Client().get(url)
+    assert "csrfmiddlewaretoken" not in plain.content.decode()
+    assert "Accept-Encoding" in plain["Vary"]
+    packed = []
     for _ in range(2):
-        visitor = Client(enforce_csrf_checks=True)
-        count, html = _queries(visitor, url)
-        assert count == 0
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
-        assert "csrf" not in token
-        tokens.add(token)
-        answer = visitor.post("/i18n/setlang/", {"language": "en", "next": url, "csrfmiddlewaretoken": token})
-        assert answer.status_code == 302, "the token served with the cached page must be the visitor's"
-    assert len(tokens) == 2
+        visitor = Client(HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+        with CaptureQueriesContext(connection) as queries:
+            response = visitor.get(url)
+        assert len(queries) == 0
+        assert response["Content-Encoding"] == "gzip" and "Accept-Encoding" in response["Vary"]
+        packed.append(response.content)
+    assert packed[0] == packed[1]
+    assert gzip.decompress(packed[0]) == Client().get(url).content == plain.content
+    assert len(packed[0]) * 3 < len(plain.content)
+    # A browser that does not take gzip gets the HTML.
+    assert "Content-Encoding" not in Client(HTTP_ACCEPT_ENCODING="identity").get(url)
+
+
+def test_a_page_with_a_clock_is_never_sent_gzipped_with_an_old_server_time(
+    state_kept, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A pair page's clock counts from the server's time written in at each request."""
+    from scoring.services import clocks as clock_services
+
+    sim = new_tournament(8)
+    round_ = publish_next_round(sim)
+    match = playing(round_)[0]
+    clock_services.clocks_start_round(round=round_, by=sim.juez)
+    url = f"/torneos/{sim.tournament.slug}/parejas/{match.pair_a.number}/ficha/"
+    Client().get(url)
+    later = timezone.now() + timedelta(seconds=20)
+    with time_machine.travel(later, tick=False):
+        response = Client(HTTP_ACCEPT_ENCODING="gzip").get(url)
+    assert "Content-Encoding" not in response
+    assert f'"server_now": "{later.isoformat()}"' in response.content.decode()
 
 
 def test_signed_in_users_and_other_queries_never_get_the_anonymous_page(state_kept):

@@ -214,6 +214,25 @@ def test_language_switch_to_english():
     assert 'lang="en"' in html
 
 
+def test_the_language_form_needs_no_token_but_never_works_from_another_site():
+    """The public pages carry no per-visitor secret (torneo/views/language.py): the language form
+    is checked by what the browser says of its origin."""
+    t = TournamentFactory()
+    url = f"/torneos/{t.slug}/parejas/"
+    client = Client(enforce_csrf_checks=True)
+    answer = client.post("/i18n/setlang/", {"language": "en", "next": url}, HTTP_ORIGIN="http://testserver")
+    assert answer.status_code == 302 and answer["Location"] == url
+    assert 'lang="en"' in client.get(url).content.decode()
+    for forged in ({"HTTP_ORIGIN": "https://evil.example"}, {"HTTP_SEC_FETCH_SITE": "cross-site"}):
+        victim = Client(enforce_csrf_checks=True)
+        refused = victim.post("/i18n/setlang/", {"language": "en", "next": url}, **forged)
+        assert refused.status_code == 403 and "idioma" in refused.content.decode()
+        assert 'lang="es"' in victim.get(url).content.decode()
+    assert Client().get("/i18n/setlang/").status_code == 405
+    off_site = Client().post("/i18n/setlang/", {"language": "en", "next": "https://evil.example/"})
+    assert off_site["Location"] == "/"
+
+
 def test_custom_404_in_spanish():
     response = Client().get("/torneos/no-existe/")
     assert response.status_code == 404
