@@ -161,9 +161,9 @@ def page_with_body(
 # itself (the tournament's public state) is computed when a draw or a result commits
 # (torneo.services.live) and again PAGES_STATE_SECONDS later by one request. A request of an
 # anonymous visitor then costs two cache reads and no query. Nothing in such a page is per visitor
-# (the frame's language form has no token: torneo/views/language.py), so it is also kept gzipped,
+# (the frame's language form has no token: torneo/views/language.py), so it is kept gzipped,
 # compressed once when it is stored: a 573-table round is 900 KB of HTML and 60 KB on the wire,
-# for the venue's Wi-Fi and for the web process that sends it a few times a second.
+# for the venue's Wi-Fi and for the web processes that read it and send it a few times a second.
 
 
 @dataclass(frozen=True)
@@ -310,23 +310,33 @@ _CLOCK_DATA = b'id="clock-data"'
 
 @dataclass(frozen=True)
 class Page:
-    """An anonymous visitor's whole page as kept: the stamp it shows, its HTML, when it was
-    rendered (``time.time()``), and the same HTML gzipped (None for a small page, or one with a
-    clock, whose server time is written in at each request)."""
+    """An anonymous visitor's whole page as kept: the stamp it shows, when it was rendered
+    (``time.time()``), and its HTML, either as it is (``content``: a small page, or one with a
+    clock, whose server time is written in at each request) or gzipped only (``gzipped``). Kept
+    gzipped only, a 573-table round is a 60 KB entry, not 900 KB, for each web process to read
+    from the shared cache after each change; the rare browser that takes no gzip gets it
+    decompressed."""
 
     stamp: str
-    content: bytes
     at: float
-    gzipped: bytes | None
+    content: bytes | None
+    gzipped: bytes | None = None
 
     @classmethod
     def of(cls, stamp: str, content: bytes) -> "Page":
-        packable = len(content) >= GZIP_FROM_BYTES and _CLOCK_DATA not in content
-        return cls(stamp, content, time.time(), gzip.compress(content, mtime=0) if packable else None)
+        if len(content) >= GZIP_FROM_BYTES and _CLOCK_DATA not in content:
+            return cls(stamp, time.time(), None, gzip.compress(content, compresslevel=6, mtime=0))
+        return cls(stamp, time.time(), content)
+
+    @property
+    def html(self) -> bytes:
+        if self.content is not None:
+            return self.content
+        return gzip.decompress(self.gzipped or b"")
 
     @property
     def size(self) -> int:
-        return len(self.content) + len(self.gzipped or b"")
+        return len(self.content or b"") + len(self.gzipped or b"")
 
 
 class RecentPages:
@@ -458,7 +468,7 @@ def _served(request: HttpRequest, page: Page) -> HttpResponse:
         response = HttpResponse(page.gzipped)
         response["Content-Encoding"] = "gzip"
     else:
-        content = page.content
+        content = page.html
         if _CLOCK_DATA in content:
             now = timezone.now().isoformat().encode()
             content = _SERVER_NOW.sub(lambda m: m.group(1) + now + m.group(2), content, count=1)

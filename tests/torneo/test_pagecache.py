@@ -13,7 +13,7 @@ from django.db import connection
 from django.db.models import F
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from scoring.services.results import result_submit
 from tests.scoring import playing, publish_next_round
@@ -256,7 +256,7 @@ def test_the_process_memory_never_serves_a_page_older_than_the_tournament(
 
 def test_the_process_memory_keeps_its_budget_dropping_the_least_recently_used():
     def page(stamp: str, content: bytes) -> pagecache.Page:
-        return pagecache.Page(stamp, content, 0.0, None)
+        return pagecache.Page(stamp, 0.0, content)
 
     recent = pagecache.RecentPages(10)
     recent.put("a", page("s", b"1234"))
@@ -270,8 +270,8 @@ def test_the_process_memory_keeps_its_budget_dropping_the_least_recently_used():
     assert recent.get("big") is None and recent.size == 8
     recent.put("a", page("t", b"12"))
     assert recent.get("a") == page("t", b"12") and recent.size == 6
-    recent.put("a", pagecache.Page("u", b"12", 0.0, b"123"))  # the gzipped bytes count too
-    assert recent.size == 9
+    recent.put("a", pagecache.Page("u", 0.0, None, b"123"))  # a gzipped page: its gzipped bytes
+    assert recent.size == 7
 
 
 def test_after_a_result_no_phone_pays_for_the_tournaments_state(state_kept, django_capture_on_commit_callbacks):
@@ -396,6 +396,9 @@ def test_anonymous_pages_are_gzipped_once_and_the_same_bytes_for_every_visitor(s
     assert packed[0] == packed[1]
     assert gzip.decompress(packed[0]) == Client().get(url).content == plain.content
     assert len(packed[0]) * 3 < len(plain.content)
+    with translation.override("es"):
+        kept = cache.get(pagecache.anonymous_key(url))
+    assert kept.content is None and kept.gzipped == packed[0]  # kept gzipped only: a small entry
     # A browser that does not take gzip gets the HTML.
     assert "Content-Encoding" not in Client(HTTP_ACCEPT_ENCODING="identity").get(url)
 
