@@ -162,7 +162,7 @@ def page_with_body(
 # (torneo.services.live) and again PAGES_STATE_SECONDS later by one request. A request of an
 # anonymous visitor then costs two cache reads and no query. Nothing in such a page is per visitor
 # (the frame's language form has no token: torneo/views/language.py), so it is kept gzipped,
-# compressed once when it is stored: a 573-table round is 900 KB of HTML and 60 KB on the wire,
+# compressed once when it is stored: a 573-table round is 900 KB of HTML and 80 KB on the wire,
 # for the venue's Wi-Fi and for the web processes that read it and send it a few times a second.
 
 
@@ -313,7 +313,7 @@ class Page:
     """An anonymous visitor's whole page as kept: the stamp it shows, when it was rendered
     (``time.time()``), and its HTML, either as it is (``content``: a small page, or one with a
     clock, whose server time is written in at each request) or gzipped only (``gzipped``). Kept
-    gzipped only, a 573-table round is a 60 KB entry, not 900 KB, for each web process to read
+    gzipped only, a 573-table round is an 80 KB entry, not 960 KB, for each web process to read
     from the shared cache after each change; the rare browser that takes no gzip gets it
     decompressed."""
 
