@@ -38,7 +38,7 @@ from referees.forms import (
     UndoForm,
 )
 from referees.models import Incident, Sanction, Substitution
-from referees.rules.ladder import Past, Proposal, Step
+from referees.rules.ladder import Proposal, Step
 from referees.selectors.sanctions import (
     IncidentFilter,
     articles,
@@ -50,7 +50,7 @@ from referees.selectors.sanctions import (
     sanctions,
 )
 from referees.services.incidents import incident_dismiss, incident_report
-from referees.services.sanctions import ladder_proposal, sanction_give, sanction_undo
+from referees.services.sanctions import ladder_proposal, past_of, sanction_give, sanction_undo
 from referees.services.substitutes import substitute_authorise, substitute_cancel
 from scoring.selectors.clocks import round_clocks
 from scoring.selectors.results import published_rounds
@@ -354,12 +354,16 @@ def _incident_page(
     in_force: list[Sanction] = []
     counted: list[Sanction] = []
     elsewhere: list[Sanction] = []
+    apart: list[Sanction] = []
     if pair is not None:
         if entry is not None:
             proposal = ladder_proposal(pair=pair, match=incident.match, article=incident.article)
         in_force = pair_sanctions(pair, with_warnings=True)
         for s in in_force:
-            past = Past(Step(s.step), s.match_id, s.article)
+            past = past_of(s)
+            if past.penalty != "ladder":
+                apart.append(s)
+                continue
             inside = past in proposal.counted if proposal else (s.match_id == incident.match_id)
             (counted if inside else elsewhere).append(s)
     chosen = sanction_form["step"].value() if sanction_form.is_bound else None
@@ -375,6 +379,8 @@ def _incident_page(
         "steps": _steps(proposal, chosen),
         "counted": counted,
         "elsewhere": elsewhere,
+        "apart": apart,
+        "ladder_scope": tournament.get_ladder_scope_display(),
         "sanction_form": sanction_form,
         "dismiss_form": dismiss_form,
         "is_open": incident.status == Incident.Status.OPEN,

@@ -35,10 +35,10 @@ from referees.api.common import (
     resolve_pair,
 )
 from referees.models import Incident, Sanction
-from referees.rules.ladder import Past, Step
+from referees.rules.ladder import Step
 from referees.selectors.sanctions import article_title, pair_sanctions, sanctions
 from referees.services.incidents import catalogue_article
-from referees.services.sanctions import LADDER_SCOPE, ladder_proposal, sanction_give, sanction_undo
+from referees.services.sanctions import ladder_proposal, past_of, sanction_give, sanction_undo
 from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction
 from torneo.models import Match, Pair, Tournament
@@ -138,7 +138,15 @@ class ProposalSerializer(serializers.Serializer):
     elsewhere = LadderEntrySerializer(
         many=True, help_text="Las demás sanciones en vigor de la pareja, para que el juez las valore (AMM 5.4.a)."
     )
-    scope = serializers.CharField(help_text="Qué cuenta la escala: «partida» (la misma partida) o «torneo».")
+    apart = LadderEntrySerializer(
+        many=True,
+        help_text="Sus sanciones por artículos con sanción propia (6.1.b, 3.17, 6.6…): no son pasos de la escala "
+        "(AMM 5.4).",
+    )
+    scope = serializers.CharField(
+        help_text="Qué cuenta la escala, opción del torneo: «partida» (la misma partida) o «torneo». Fuera de una "
+        "partida (AMM 5.10) cuenta siempre las del torneo."
+    )
 
 
 # --- request bodies -------------------------------------------------------------------------------
@@ -287,9 +295,10 @@ class SanctionViewSet(TournamentScoped, viewsets.GenericViewSet):
             "step": None if offered is None else int(offered.step),
             "step_label": "" if offered is None else _option(offered.step)["label"],
             "options": [] if offered is None else [_option(step) for step in offered.options],
-            "counted": [_entry(s) for s in record if Past(Step(s.step), s.match_id, s.article) in counted],
-            "elsewhere": [_entry(s) for s in record if Past(Step(s.step), s.match_id, s.article) not in counted],
-            "scope": offered.scope if offered is not None else LADDER_SCOPE,
+            "counted": [_entry(s) for s in record if past_of(s) in counted],
+            "elsewhere": [_entry(s) for s in record if past_of(s) not in counted and past_of(s).penalty == "ladder"],
+            "apart": [_entry(s) for s in record if past_of(s).penalty != "ladder"],
+            "scope": tournament.ladder_scope,
         }
         return Response(answer, headers=NO_STORE)
 

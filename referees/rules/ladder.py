@@ -10,11 +10,17 @@ de la gravedad del caso, especialmente cuando sea patente la intencionalidad del
 
 Decisions where the text is silent:
 
-- **What counts** (``scope``): the apercibimiento is written «en el acta» — the partida's — so by
-  default the ladder counts the pair's sanctions **in the same partida** ("partida"); the pair's
-  sanctions in earlier partidas are shown to the juez (``elsewhere``), who may skip steps for them
-  (5.4.a, with a reason). A tournament that wants the ladder to run over the whole tournament sets
-  the scope "torneo".
+- **Only the protocol's steps count**: 5.4 governs the norms whose penalty «no esté expresamente
+  determinada». A sanction under an article with its own penalty (6.1.b lateness, 3.17, 6.6,
+  3.16.b…) is not a step: it is shown to the juez (``apart``) and never raises the next step.
+- **What counts** (``scope``, the tournament's option): the apercibimiento is written «en el acta»
+  — the partida's — so by default the ladder counts the pair's sanctions **in the same partida**
+  ("partida"); the pair's sanctions in earlier partidas are shown to the juez (``elsewhere``), who
+  may skip steps for them (5.4.a, with a reason). A tournament that wants the ladder to run over
+  the whole tournament sets the scope "torneo".
+- **Outside any partida** (5.10 «en el lugar del evento»), there is no acta to count: the pair's
+  infractions at the venue escalate over the whole tournament (5.4.2 «Si hubiera reiteraciones»),
+  whatever the scope; its sanctions in partidas are shown apart (``elsewhere``).
 - **Any infraction** under the protocol counts towards the next step, not only a repetition of the
   same article: «reiteraciones» and «sucesivas infracciones» speak of the pair's conduct.
 - **The next step** is one above the highest in force: a juez who, with a reason, gave a second
@@ -66,6 +72,8 @@ class Past:
     step: Step
     match: int | None
     article: str = ""
+    penalty: Penalty = "ladder"
+    """The article's penalty: only "ladder" sanctions are steps of the protocol (5.4)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,6 +90,8 @@ class Proposal:
     """The pair's other sanctions in force, outside the scope: for the juez to weigh (5.4.a)."""
     scope: Scope
     article: str = "5.4"
+    apart: tuple[Past, ...] = ()
+    """The pair's sanctions under articles with their own penalty: not steps of 5.4's protocol."""
 
 
 def propose(
@@ -97,17 +107,19 @@ def propose(
         raise LadderError("scope", f"alcance de la escala desconocido: {scope!r} (partida o torneo)")
     if penalty == "own":
         return None
-    counted = tuple(p for p in record if scope == "torneo" or (match is not None and p.match == match))
-    elsewhere = tuple(p for p in record if p not in counted)
+    steps = tuple(p for p in record if p.penalty == "ladder")
+    apart = tuple(p for p in record if p.penalty != "ladder")
+    counted = tuple(p for p in steps if scope == "torneo" or p.match == match)
+    elsewhere = tuple(p for p in steps if p not in counted)
     if penalty == "expulsion":
         # 3.16.b: «será motivo de descalificación y expulsión del torneo».
-        return Proposal(Step.EXPULSION, (Step.EXPULSION,), counted, elsewhere, scope, article="3.16.b")
+        return Proposal(Step.EXPULSION, (Step.EXPULSION,), counted, elsewhere, scope, article="3.16.b", apart=apart)
     highest = max((p.step for p in counted), default=0)
     if highest >= Step.JUEGO:
         options: tuple[Step, ...] = (Step.PARTIDA, Step.EXPULSION)
     else:
         options = (Step(highest + 1),)
-    return Proposal(options[0], options, counted, elsewhere, scope)
+    return Proposal(options[0], options, counted, elsewhere, scope, apart=apart)
 
 
 def check_choice(proposal: Proposal, step: Step, reason: str) -> None:

@@ -12,9 +12,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from referees.models import Incident
 from referees.rules.catalogue import Article, catalogue_for
+from scoring.models import MatchClock
 from scoring.selectors.clocks import match_clock
 from torneo.errors import NotAllowed, TournamentError
 from torneo.identity import clean_text
@@ -51,6 +53,25 @@ def _check_parties(tournament: Tournament, match: Match | None, pair: Pair | Non
         raise ValidationError({"player": _("El jugador no es de la pareja indicada.")})
 
 
+A_POSTERIORI = _lazy(
+    "Nunca se admitirán reclamaciones de este tipo a posteriori: los retrasos se denuncian en su momento, "
+    "durante la partida (AMM 6.3)."
+)
+
+
+def partida_over(match: Match) -> bool:
+    """Whether the partida has ended now: its result is in, or its clock ended it."""
+    if Match.objects.filter(pk=match.pk).exclude(outcome=Match.Outcome.PENDING).exists():
+        return True
+    return MatchClock.objects.filter(match=match, finished_at__isnull=False).exists()
+
+
+def late_delay_report(entry: Article, match: Match) -> bool:
+    """AMM 6.3: a deliberate delay (6.3 and the articles that send to it) reported after its partida
+    ended. 6.1.b (the clock's) and 6.6 (reincidence, judged on the record) are not such reports."""
+    return entry.delay and entry.penalty == "ladder" and partida_over(match)
+
+
 def incident_report(
     *,
     tournament: Tournament,
@@ -75,6 +96,8 @@ def incident_report(
     if minute is not None and not (0 <= minute <= 600):
         raise ValidationError({"minute": _("El minuto va de 0 a 600.")})
     _check_parties(tournament, match, pair, player)
+    if match is not None and late_delay_report(entry, match):
+        raise TournamentError(str(A_POSTERIORI), code="a_posteriori")
     if staff:
         roles = set(
             TournamentRole.objects.filter(tournament=tournament, user=signed_in(by)).values_list("role", flat=True)

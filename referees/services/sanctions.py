@@ -25,10 +25,10 @@ from django.utils.translation import gettext as _
 
 from referees.models import Incident, Sanction
 from referees.rules.ladder import LadderError, Past, Proposal, Scope, Step, check_choice, propose
-from referees.services.incidents import catalogue_article
+from referees.services.incidents import A_POSTERIORI, catalogue_article, late_delay_report
 from scoring.models import ClockJuego, DelayWarning, MatchClock, ResultSubmission
 from scoring.selectors.clocks import match_clock
-from scoring.services.clocks import clock_juego, clock_warning
+from scoring.services.clocks import clock_juego_adjudge, clock_warning
 from scoring.services.results import result_submit
 from torneo.errors import NotAllowed, TournamentError
 from torneo.history import update_with_history
@@ -41,7 +41,14 @@ from torneo.typing import User, signed_in
 
 MAX_REASON = 1000
 LADDER_SCOPE: Scope = "partida"
-"""What the ladder counts (referees.rules.ladder): the pair's sanctions in the same partida."""
+"""What the ladder counts by default (referees.rules.ladder): the pair's sanctions in the same
+partida. Each tournament chooses (``Tournament.ladder_scope``)."""
+
+CLOCK_APPLIED = frozenset({"6.1.b"})
+"""Articles whose penalty the partida's clock applies by itself (6.1.b: the juegos and the partida
+lost by lateness, «no pueden ser perdonadas»): a sanction under them records the juez's decision and
+never applies it a second time (no second juego, no delay warning for 6.5.b)."""
+
 
 _LADDER_MESSAGES = {
     "skip_needs_reason": lambda: _(
@@ -56,18 +63,29 @@ def in_force(pair: Pair) -> list[Sanction]:
     return list(Sanction.objects.filter(pair=pair, status=Sanction.Status.IN_FORCE).order_by("given_at", "pk"))
 
 
+def past_of(sanction: Sanction) -> Past:
+    """A sanction as the ladder sees it: its step, partida, article and the article's penalty (only
+    the protocol's own steps count, 5.4)."""
+    entry = catalogue_article(sanction.tournament, sanction.article)
+    return Past(Step(sanction.step), sanction.match_id, sanction.article, penalty=entry.penalty)
+
+
 def ladder_proposal(*, pair: Pair, match: Match | None, article: str) -> Proposal | None:
     """What AMM 5.4 offers for the pair's new infraction of ``article`` in ``match`` (None: the
-    article sets its own penalty)."""
-    entry = catalogue_article(pair.tournament, article)
+    article sets its own penalty), counting what the tournament's ``ladder_scope`` says."""
+    tournament = pair.tournament
+    entry = catalogue_article(tournament, article)
     given = in_force(pair)
-    record = [Past(Step(s.step), s.match_id, s.article) for s in given]
+    for sanction in given:
+        sanction.tournament = tournament
+    record = [past_of(s) for s in given]
     # A delay warning given from the clocks' desk (scoring's clock_warning) is an apercibimiento for
     # delay (6.3) too: the ladder counts it once, whichever desk the juez used.
     linked = {s.warning_id for s in given if s.warning_id is not None}
     for warning in DelayWarning.objects.filter(pair=pair).exclude(pk__in=linked).select_related("clock"):
         record.append(Past(Step.APERCIBIMIENTO, warning.clock.match_id, "6.3"))
-    return propose(record, match=match.pk if match else None, penalty=entry.penalty, scope=LADDER_SCOPE)
+    scope: Scope = "torneo" if tournament.ladder_scope == "torneo" else "partida"
+    return propose(record, match=match.pk if match else None, penalty=entry.penalty, scope=scope)
 
 
 def _side(match: Match, pair: Pair) -> str:
@@ -169,6 +187,9 @@ def sanction_give(
         raise TournamentError(_("La pareja ya está expulsada del torneo."), code="expelled")
     if chosen in (Step.JUEGO, Step.PARTIDA) and match is None:
         raise ValidationError({"match": _("Indica la partida: la sanción se aplica a su resultado.")})
+    # AMM 6.3: a delay reported in its moment (an incident) may still be judged after the partida.
+    if incident is None and match is not None and late_delay_report(entry, match):
+        raise TournamentError(str(A_POSTERIORI), code="a_posteriori")
     with transaction.atomic():
         Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).values_list("pk", flat=True).get()
         proposal = ladder_proposal(pair=pair, match=match, article=entry.code)
@@ -207,10 +228,18 @@ def sanction_give(
         if reason:
             words += " " + reason
         clock = MatchClock.objects.filter(match=match, started_at__isnull=False, finished_at__isnull=True).first()
-        if match is not None and entry.delay and clock is not None:
+        applied_by_clock = entry.code in CLOCK_APPLIED and clock is not None
+        if match is not None and entry.delay and entry.penalty == "ladder" and clock is not None:
+            # 6.3's apercibimiento por retraso: the warning 6.5.b and 6.6 count. Not for 6.1.b (the
+            # clock applied it) nor 6.6 (its own penalty, not a warning in this partida).
             sanction.warning = clock_warning(match=match, by=by, pair=side, note=words[:200])
-        if chosen == Step.JUEGO and match is not None and clock is not None:
-            sanction.juego = clock_juego(match=match, by=by, winner="B" if side == "A" else "A")
+        if chosen == Step.JUEGO and match is not None and clock is not None and not applied_by_clock:
+            sanction.juego = clock_juego_adjudge(
+                match=match,
+                by=by,
+                winner="B" if side == "A" else "A",
+                article="5.4.2" if entry.penalty == "ladder" else entry.code,
+            )
         if chosen == Step.PARTIDA and match is not None:
             sanction.result = _rule_lost(match=match, pair=pair, by=by, reason=words)
         if chosen == Step.EXPULSION:
@@ -231,9 +260,9 @@ def sanction_give(
 
 
 def sanction_undo(*, sanction: Sanction, by: User, reason: str) -> Sanction:
-    """Undo a sanction: a new version, with its reason; the juego and the delay warning it wrote are
-    taken back (while the clock runs), an expulsion lifted. A result it set stays: the acta is
-    corrected at the desk (the juez's new decision)."""
+    """Undo a sanction: a new version, with its reason; the juego it gave is taken back while the
+    clock runs, its delay warning always (it counts nowhere, 6.5.b and 6.6), an expulsion lifted.
+    A result it set stays: the acta is corrected at the desk (the juez's new decision)."""
     if not can(by, sanction.tournament, Action.INCIDENTS_MANAGE):
         raise NotAllowed(_("Solo los jueces y la organización del torneo anulan sanciones."))
     reason = clean_text(reason or "")
@@ -251,7 +280,8 @@ def sanction_undo(*, sanction: Sanction, by: User, reason: str) -> Sanction:
         if current.status != Sanction.Status.IN_FORCE:
             raise TournamentError(_("Esa sanción ya no está en vigor."), code="not_in_force")
         if current.warning_id is not None:
-            DelayWarning.objects.filter(pk=current.warning_id, clock__finished_at__isnull=True).delete()
+            # An undone sanction counts nowhere: not for 6.5.b, nor for 6.6, even once the partida ended.
+            DelayWarning.objects.filter(pk=current.warning_id).delete()
         if current.juego_id is not None:
             _take_back_juego(current.juego_id)
         if current.step == Step.EXPULSION:

@@ -68,13 +68,18 @@ class ClockPause(models.Model):
 
 
 class ClockJuego(models.Model):
-    """A juego won, tapped by the juez or the table when it ends."""
+    """A juego won: tapped by the juez or the table when it ends, or adjudicated — a juego lost by
+    sanction (AMM 5.4.2), a fact of the partida the juez decided, with its article. The clock's
+    «Deshacer último juego» never removes an adjudicated one: only undoing its sanction does."""
 
     clock = models.ForeignKey(MatchClock, on_delete=models.CASCADE, related_name="juegos")
     number = models.PositiveSmallIntegerField(_("juego"))
     winner = models.CharField(_("ganadora"), max_length=1, choices=SIDE_CHOICES)
     ended_at = models.DateTimeField(_("terminó a las"))
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    article = models.CharField(
+        _("artículo"), max_length=12, blank=True, help_text=_("Vacío: anotado en la mesa. Si no, lo dio el juez.")
+    )
 
     class Meta:
         ordering = ["number"]
@@ -82,6 +87,11 @@ class ClockJuego(models.Model):
 
     def __str__(self) -> str:
         return f"{self.clock} · juego {self.number}: {self.winner}"
+
+    @property
+    def adjudicated(self) -> bool:
+        """Given by the juez (a sanction), not won at the table."""
+        return bool(self.article)
 
 
 class DelayWarning(models.Model):

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, QuerySet, prefetch_related_objects
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -106,7 +106,7 @@ Facts = tuple[Partida, float, ClockPause | None]
 
 
 def facts_for(clocks: Sequence[MatchClock], now: datetime.datetime) -> dict[int, Facts]:
-    """Each started clock's facts at ``now``, its minute and its open pause: four queries."""
+    """Each started clock's facts at ``now``, its minute and its open pause: five queries."""
     started = [c for c in clocks if c.started_at is not None]
     ids = [c.pk for c in started]
     juegos: dict[int, list[ClockJuego]] = defaultdict(list)
@@ -121,10 +121,16 @@ def facts_for(clocks: Sequence[MatchClock], now: datetime.datetime) -> dict[int,
     pair_ids = {c.match.pair_a_id for c in started} | {c.match.pair_b_id for c in started if c.match.pair_b_id}
     by_pair: dict[int, int] = defaultdict(int)
     own: dict[tuple[int, int], int] = defaultdict(int)
+    late_own: set[tuple[int, int]] = set()
     rows = DelayWarning.objects.filter(pair_id__in=pair_ids).values("pair_id", "clock_id").annotate(n=Count("pk"))
     for row in rows:
         by_pair[row["pair_id"]] += row["n"]
         own[(row["clock_id"], row["pair_id"])] += row["n"]
+    # 6.6 with 6.1.c: a lateness penalised under 6.1.b is a «sanción por retraso» too — one per partida
+    # whatever it cost (a juego, two, the partida), counted in the partidas before this one.
+    for clock_id, pair_id in _late_pairs(pair_ids):
+        by_pair[pair_id] += 1
+        late_own.add((clock_id, pair_id))
     out: dict[int, Facts] = {}
     for clock in started:
         assert clock.started_at is not None
@@ -138,7 +144,7 @@ def facts_for(clocks: Sequence[MatchClock], now: datetime.datetime) -> dict[int,
         for side, pair in sides.items():
             if pair is not None:
                 warned[side] = own[(clock.pk, pair)]
-                earlier[side] = by_pair[pair] - own[(clock.pk, pair)]
+                earlier[side] = by_pair[pair] - own[(clock.pk, pair)] - int((clock.pk, pair) in late_own)
         missing: dict[Side, float | None] = {}
         absences: tuple[tuple[Side, bool, datetime.datetime | None], ...] = (
             ("A", clock.absent_a, clock.arrived_a_at),
@@ -169,6 +175,23 @@ def facts_for(clocks: Sequence[MatchClock], now: datetime.datetime) -> dict[int,
         open_pause = next((p for p in pauses[clock.pk] if p.ended_at is None), None)
         out[clock.pk] = (facts, minute, open_pause)
     return out
+
+
+def _late_pairs(pair_ids: set[int]) -> set[tuple[int, int]]:
+    """(clock, pair) for every partida in which one of these pairs was penalised for lateness
+    (AMM 6.1.b: the clock's events «6.1.b:<side>:…»). One query."""
+    found: set[tuple[int, int]] = set()
+    events = (
+        ClockEvent.objects.filter(article="6.1.b")
+        .filter(Q(clock__match__pair_a_id__in=pair_ids) | Q(clock__match__pair_b_id__in=pair_ids))
+        .values_list("clock_id", "key", "clock__match__pair_a_id", "clock__match__pair_b_id")
+    )
+    for clock_id, key, pair_a, pair_b in events:
+        side = key.split(":")[1] if key.count(":") >= 1 else ""
+        pair = pair_a if side == "A" else pair_b if side == "B" else None
+        if pair in pair_ids:
+            found.add((clock_id, pair))
+    return found
 
 
 def with_players(matches: Iterable[Match]) -> None:

@@ -184,13 +184,41 @@ def clock_resume(*, match: Match, by: User, at: datetime.datetime | None = None)
     return pause
 
 
+def _paused(clock: MatchClock) -> bool:
+    return clock.pauses.filter(ended_at__isnull=True).exists()
+
+
 def clock_juego(*, match: Match, by: User, winner: str, at: datetime.datetime | None = None) -> ClockJuego:
     """A juego won (a tap from the juez, the mesa or the table): the adjustments of 6.4 follow the
-    real score. The tantos of the juego being played start again from nothing."""
+    real score. The tantos of the juego being played start again from nothing. Refused while the
+    juez has stopped the clock (AMM 3.15: no juego is played during an interruption)."""
     _may(by, match, Action.CLOCKS_MANAGE, Action.RESULTS_ENTER, players=True)
-    winner = _side(winner)
+    return _add_juego(match=match, by=by, winner=_side(winner), at=at, article="")
+
+
+def clock_juego_adjudge(
+    *, match: Match, by: User, winner: str, article: str, at: datetime.datetime | None = None
+) -> ClockJuego:
+    """A juego the juez gives (``article``: the sanction's, AMM 5.4.2): a fact of the partida, on its
+    score like any juego, allowed while the clock is stopped for the incident (3.15), and never taken
+    back by the clock's «Deshacer» (`clock_juego_undo`), only by undoing its sanction."""
+    _may(by, match, Action.CLOCKS_MANAGE)
+    if not article:
+        raise ValidationError({"article": _("Indica el artículo por el que el juez da el juego.")})
+    return _add_juego(match=match, by=by, winner=_side(winner), at=at, article=article[:12])
+
+
+def _add_juego(*, match: Match, by: User, winner: str, at: datetime.datetime | None, article: str) -> ClockJuego:
     with transaction.atomic():
         clock = _running(match)
+        if not article and _paused(clock):
+            raise TournamentError(
+                _(
+                    "Reloj parado por el juez: no se anota ningún juego mientras la partida está interrumpida "
+                    "(AMM 3.15)."
+                ),
+                code="paused",
+            )
         number = clock.juegos.count() + 1
         if number > 2 * match.round.tournament.games_to_win - 1:
             raise ValidationError({"winner": _("La partida no puede tener más juegos.")})
@@ -198,15 +226,19 @@ def clock_juego(*, match: Match, by: User, winner: str, at: datetime.datetime | 
         last = clock.juegos.order_by("-number").first()
         if last is not None and now < last.ended_at:
             now = last.ended_at
-        juego = ClockJuego.objects.create(clock=clock, number=number, winner=winner, ended_at=now, by=signed_in(by))
-        clock.tantos_a = clock.tantos_b = None
-        clock.save(update_fields=["tantos_a", "tantos_b", "updated_at"])
+        juego = ClockJuego.objects.create(
+            clock=clock, number=number, winner=winner, ended_at=now, by=signed_in(by), article=article
+        )
+        if not article:
+            clock.tantos_a = clock.tantos_b = None
+            clock.save(update_fields=["tantos_a", "tantos_b", "updated_at"])
     _done(match)
     return juego
 
 
 def clock_juego_undo(*, match: Match, by: User) -> None:
-    """Take back the last juego tapped (a wrong tap)."""
+    """Take back the last juego tapped (a wrong tap). A juego the juez gave (a sanction, AMM 5.4.2)
+    is never taken back here: only undoing its sanction does, with its reason."""
     _may(by, match, Action.CLOCKS_MANAGE, Action.RESULTS_ENTER, players=True)
     with transaction.atomic():
         clock = _clock(match)
@@ -215,6 +247,15 @@ def clock_juego_undo(*, match: Match, by: User) -> None:
         last = clock.juegos.order_by("-number").first()
         if last is None:
             raise TournamentError(_("No hay ningún juego que deshacer."), code="no_juego")
+        if last.adjudicated:
+            raise TournamentError(
+                _(
+                    "El último juego lo dio el juez por sanción (AMM %(a)s): no se deshace desde el reloj; solo "
+                    "anulando la sanción en la mesa del juez, con su motivo."
+                )
+                % {"a": last.article},
+                code="adjudicated",
+            )
         last.delete()
     _done(match)
 

@@ -270,6 +270,7 @@ def test_a_case_through_the_api_report_ladder_juego_and_ruling_amm_5_4_a(room):
         "options": [{"step": 1, "label": "Apercibimiento"}],
         "counted": [],
         "elsewhere": [],
+        "apart": [],
         "scope": "partida",
     }
     given = sanction(room, incident=reported.json()["id"], step=1)

@@ -74,9 +74,26 @@ def test_an_agreed_or_manipulated_result_is_the_expulsion_amm_3_16_b():
     assert proposal is not None and proposal.options == (Step.EXPULSION,) and proposal.article == "3.16.b"
 
 
-def test_an_infraction_outside_a_partida_counts_the_tournament_only_when_asked():
+def test_reiterations_at_the_venue_escalate_over_the_tournament_amm_5_10_and_5_4_2():
+    """5.10 «en el lugar del evento»: outside any partida there is no acta to count; the pair's
+    venue infractions escalate over the whole tournament, its partidas' sanctions shown apart."""
     outside = Past(Step.APERCIBIMIENTO, None, "5.10")
-    proposal = propose([outside], match=None)
-    assert proposal is not None and proposal.step == Step.APERCIBIMIENTO and proposal.elsewhere == (outside,)
+    in_a_partida = Past(Step.APERCIBIMIENTO, 3, "3.19")
+    proposal = propose([outside, in_a_partida], match=None)
+    assert proposal is not None and proposal.step == Step.JUEGO
+    assert proposal.counted == (outside,) and proposal.elsewhere == (in_a_partida,)
+    third = propose([outside, Past(Step.JUEGO, None, "5.10")], match=None)
+    assert third is not None and third.options == (Step.PARTIDA, Step.EXPULSION)
     with pytest.raises(LadderError):
         propose([], match=None, scope="jornada")  # type: ignore[arg-type]
+
+
+def test_a_sanction_with_its_own_penalty_is_not_a_step_of_the_protocol_amm_5_4():
+    """5.4 «…que no esté expresamente determinada»: a juego lost for lateness (6.1.b) is not a
+    step; a first 3.19 infraction after it is offered the apercibimiento."""
+    lateness = Past(Step.JUEGO, 7, "6.1.b", penalty="own")
+    proposal = propose([lateness], match=7)
+    assert proposal is not None and proposal.step == Step.APERCIBIMIENTO and proposal.options == (Step.APERCIBIMIENTO,)
+    assert proposal.counted == () and proposal.apart == (lateness,)
+    whole = propose([lateness, Past(Step.PARTIDA, 2, "3.17", penalty="own")], match=7, scope="torneo")
+    assert whole is not None and whole.step == Step.APERCIBIMIENTO

@@ -298,7 +298,7 @@ def test_the_sanctions_of_other_partidas_are_shown_apart_amm_5_4_a(room):
     sanction_give(by=juez, pair=match.pair_a, article="5.10", step=STEP.APERCIBIMIENTO)  # outside this partida
     incident = log_incident(juez, match)
     page = text_of(client_for(juez).get(detail_url(incident)))
-    assert "En otras partidas (no cuentan para la escala" in page
+    assert "Fuera de lo que cuenta la escala" in page
     assert "Apercibimiento propuesta (AMM 5.4)" in page  # it does not count in this partida
 
 

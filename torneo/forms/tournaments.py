@@ -19,6 +19,11 @@ class DateInput(forms.DateInput):
         super().__init__(format="%Y-%m-%d", **kwargs)
 
 
+KEPT_WHEN_LEFT_OUT = ("clock_rules", "ladder_scope")
+"""Chapter VI's timings and the ladder's scope (5.4): left out of a form (or an older client), they
+stay as they are."""
+
+
 class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     """A tournament's data. Editing one already drawn: `locked` fields (name -> reason) are shown
     disabled with their reason, and `confirm` is the second step of a change that alters the
@@ -47,12 +52,15 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             if name in self.fields:
                 self.fields[name].disabled = True
                 self.fields[name].help_text = reason
-        if "clock_rules" in self.fields:
-            # Chapter VI's timings: left out of a form (or an older client), they stay as they are.
-            self.fields["clock_rules"].required = False
+        for name in KEPT_WHEN_LEFT_OUT:
+            if name in self.fields:
+                self.fields[name].required = False
 
     def clean_clock_rules(self) -> str:
         return str(self.cleaned_data.get("clock_rules") or self.instance.clock_rules)
+
+    def clean_ladder_scope(self) -> str:
+        return str(self.cleaned_data.get("ladder_scope") or self.instance.ladder_scope)
 
 
 class SessionForm(forms.ModelForm):  # type: ignore[type-arg]

@@ -86,6 +86,21 @@ class Tournament(models.Model):
             "publicar el sorteo, o al comienzo de la jornada más su tiempo de cortesía (AMM 6.1.a y 6.1.c)."
         ),
     )
+    # AMM 5.4: what the sanction ladder counts (referees.rules.ladder): the pair's sanctions in the
+    # same partida (the acta's, the default reading) or in the whole tournament.
+    ladder_scope = models.CharField(
+        _("escala de sanciones"),
+        max_length=10,
+        choices=[
+            ("partida", _("cuenta las sanciones de la misma partida")),
+            ("torneo", _("cuenta las de todo el torneo")),
+        ],
+        default="partida",
+        help_text=_(
+            "Qué cuenta la escala de sanciones (AMM 5.4) para proponer el siguiente paso. Las infracciones fuera de "
+            "una partida (AMM 5.10) siempre cuentan las del torneo."
+        ),
+    )
     # The format and its parameters (torneo.draws.formats plans each round from them).
     format = models.CharField(_("formato"), max_length=10, choices=Format.choices, default=Format.CEROS)
     max_losses = models.PositiveSmallIntegerField(

@@ -44,6 +44,7 @@ TOURNAMENT_FIELDS = (
     "points_per_game",
     "clock_rules",
     "clocks_autostart",
+    "ladder_scope",
     "max_pairs",
     "allow_trios",
     "entry_fee",

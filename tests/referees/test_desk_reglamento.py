@@ -1,0 +1,115 @@
+"""The juez's desk as the reglamento says (issue 30): the ladder counts only its own steps (5.4),
+venue reiterations escalate (5.10, 5.4.2), its scope is the tournament's option, the clock's own
+penalties are never applied twice (6.1.b), and delays are reported in their moment (6.3)."""
+
+import datetime
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from referees.models import Sanction
+from referees.services.incidents import incident_report
+from referees.services.sanctions import ladder_proposal, sanction_give
+from scoring.models import ClockJuego, DelayWarning
+from scoring.services import clocks as clock_svc
+from scoring.services.results import result_submit
+from tests.factories import UserFactory, grant
+from tests.scoring import playing, publish_next_round
+from tests.torneo.simulation import new_tournament
+from torneo.errors import TournamentError
+from torneo.forms.tournaments import TournamentForm
+from torneo.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+STEP = Sanction.Step
+
+
+@pytest.fixture
+def room():
+    """A 6-pair tournament, round 1 published with its clocks running, and a juez."""
+    sim = new_tournament(6, seed=43, format=Tournament.Format.CEROS, max_losses=2)
+    round_ = publish_next_round(sim)
+    juez = grant(UserFactory(username="juez-escala"), sim.tournament, "juez")
+    clock_svc.clocks_start_round(round=round_, by=juez, at=datetime.datetime.now(datetime.UTC))
+    return sim, juez, playing(round_)
+
+
+def test_after_a_juego_lost_for_lateness_a_first_3_19_is_offered_the_apercibimiento_amm_5_4(room):
+    """5.4 «…que no esté expresamente determinada»: 6.1.b's juego is not a step of the protocol."""
+    _sim, juez, matches = room
+    match = matches[0]
+    sanction_give(
+        by=juez, pair=match.pair_a, match=match, article="6.1.b", step=STEP.JUEGO, reason="Llega a los 11 minutos"
+    )
+    proposal = ladder_proposal(pair=match.pair_a, match=match, article="3.19")
+    assert proposal is not None
+    assert proposal.step == STEP.APERCIBIMIENTO and [int(s) for s in proposal.options] == [STEP.APERCIBIMIENTO]
+    assert [p.article for p in proposal.apart] == ["6.1.b"] and proposal.counted == ()
+    # An apercibimiento for 3.19 needs no reason: it is the protocol's first step.
+    given = sanction_give(by=juez, pair=match.pair_a, match=match, article="3.19", step=STEP.APERCIBIMIENTO)
+    assert given.proposed == STEP.APERCIBIMIENTO
+
+
+def test_a_lateness_the_clock_counted_is_not_applied_a_second_time_amm_6_1_b(room):
+    """6.1.b is the clock's: logging it on the desk takes no second juego and writes no delay
+    warning that 6.5.b would count."""
+    _sim, juez, matches = room
+    match = matches[0]
+    clock_svc.clock_absence(match=match, by=juez, pair="A")
+    sanction_give(by=juez, pair=match.pair_a, match=match, article="6.1.b", step=STEP.JUEGO, reason="Falta un jugador")
+    assert not ClockJuego.objects.filter(clock__match=match).exists()
+    assert not DelayWarning.objects.filter(clock__match=match).exists()
+    # A 6.3 delay, on the other hand, is the apercibimiento por retraso 6.5.b counts.
+    sanction_give(by=juez, pair=match.pair_b, match=match, article="6.3", step=STEP.APERCIBIMIENTO)
+    assert DelayWarning.objects.filter(clock__match=match, pair=match.pair_b).count() == 1
+
+
+def test_reiterations_at_the_venue_escalate_within_the_tournament_amm_5_10_and_5_4_2(room):
+    _sim, juez, matches = room
+    pair = matches[0].pair_a
+    first = ladder_proposal(pair=pair, match=None, article="5.10")
+    assert first is not None and first.step == STEP.APERCIBIMIENTO
+    sanction_give(by=juez, pair=pair, article="5.10", step=STEP.APERCIBIMIENTO)
+    second = ladder_proposal(pair=pair, match=None, article="5.10")
+    assert second is not None and second.step == STEP.JUEGO
+    # A warning in a partida is that partida's (the default scope): the venue does not count it.
+    other = matches[1].pair_a
+    sanction_give(by=juez, pair=other, match=matches[1], article="3.19", step=STEP.APERCIBIMIENTO)
+    venue = ladder_proposal(pair=other, match=None, article="5.10")
+    assert venue is not None and venue.step == STEP.APERCIBIMIENTO and len(venue.elsewhere) == 1
+
+
+def test_the_ladders_scope_is_the_tournaments_option_amm_5_4(room):
+    sim, juez, matches = room
+    match = matches[0]
+    assert sim.tournament.ladder_scope == "partida"
+    assert "ladder_scope" in TournamentForm(instance=sim.tournament).fields
+    sanction_give(by=juez, pair=match.pair_a, match=match, article="3.19", step=STEP.APERCIBIMIENTO)
+    venue = ladder_proposal(pair=match.pair_a, match=None, article="5.10")
+    assert venue is not None and venue.step == STEP.APERCIBIMIENTO and venue.scope == "partida"
+    Tournament.objects.filter(pk=sim.tournament.pk).update(ladder_scope="torneo")
+    match.pair_a.tournament.refresh_from_db()
+    whole = ladder_proposal(pair=match.pair_a, match=None, article="5.10")
+    assert whole is not None and whole.step == STEP.JUEGO and whole.scope == "torneo"
+
+
+def test_a_delay_reported_after_the_partida_ended_is_refused_amm_6_3(room):
+    """6.3 «Nunca se admitirán reclamaciones de este tipo a posteriori»."""
+    sim, juez, matches = room
+    match, other = matches[0], matches[1]
+    in_time = incident_report(tournament=sim.tournament, by=juez, match=other, pair=other.pair_b, article="6.3")
+    for played in (match, other):
+        result_submit(match=played, by=sim.organizer, games_a=3, games_b=1, final=True)
+    with pytest.raises(TournamentError) as refused:
+        incident_report(tournament=sim.tournament, by=juez, match=match, pair=match.pair_b, article="6.3")
+    assert "a posteriori" in str(refused.value) and "6.3" in str(refused.value)
+    with pytest.raises(TournamentError):
+        sanction_give(by=juez, pair=match.pair_b, match=match, article="2.3.d", step=STEP.APERCIBIMIENTO)
+    assert not Sanction.objects.exists()
+    # Reported in its moment, it may still be judged once the partida is over.
+    sanction_give(by=juez, pair=other.pair_b, incident=in_time, article="6.3", step=STEP.APERCIBIMIENTO)
+    # Other infractions are not «reclamaciones de este tipo».
+    incident_report(tournament=sim.tournament, by=juez, match=match, pair=match.pair_b, article="3.19")
+    with pytest.raises(ValidationError):
+        sanction_give(by=juez, pair=match.pair_b, match=match, article="3.19", step=STEP.PARTIDA)
