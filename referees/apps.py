@@ -15,8 +15,10 @@ class RefereesConfig(AppConfig):
 
     def ready(self) -> None:
         # The juez's sanctions of a partida go on its acta (AMM 5.4.1), shown by scoring's pages.
-        from referees.selectors.sanctions import match_notes, substitution_notes
-        from scoring import acta
+        from referees.selectors.sanctions import adjudicated_juegos, match_notes, substitution_notes
+        from scoring import acta, adjudications
 
         acta.register(match_notes)
         acta.register(substitution_notes)  # AMM 5.8: who played in whose place
+        # AMM 5.4.2: a juego lost by sanction without a clock still binds the acta.
+        adjudications.register(adjudicated_juegos)

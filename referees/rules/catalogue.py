@@ -680,6 +680,12 @@ CATALOGUES: Final[dict[str, tuple[Article, ...]]] = {"amm": AMM_V6_4}
 """Each rule set's catalogue, by the rule set's name."""
 
 
+CLOCK_APPLIED: Final[frozenset[str]] = frozenset({"6.1.b"})
+"""Articles whose penalty the partida's clock applies by itself (6.1.b: the juegos and the partida
+lost by lateness, «no pueden ser perdonadas»): where a clock ran, a sanction under them records the
+juez's decision and never applies it a second time (no second juego, no delay warning for 6.5.b)."""
+
+
 def catalogue_for(rule_set: str) -> tuple[Article, ...]:
     """The catalogue of a tournament's rule set: its own, else AMM v6.4 (the other rule sets of the mus
     engine change card rules, not the tournament's reglamento)."""

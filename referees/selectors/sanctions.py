@@ -15,7 +15,9 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from referees.models import Incident, Sanction, Substitution
-from referees.rules.catalogue import Article, catalogue_for
+from referees.rules.catalogue import CLOCK_APPLIED, Article, catalogue_for
+from scoring.adjudications import Adjudged
+from scoring.models import MatchClock
 from torneo.models import Match, Pair, Tournament, TournamentRole
 from torneo.tableranges import parse_tables
 from torneo.typing import AuthUser, User
@@ -99,6 +101,33 @@ def match_notes(matches: Sequence[Match]) -> dict[int, list[str]]:
     for sanction in rows.select_related("pair").order_by("given_at", "pk"):
         if sanction.match_id is not None:
             found.setdefault(sanction.match_id, []).append(sanction_line(sanction))
+    return found
+
+
+def adjudicated_juegos(matches: Sequence[Match]) -> dict[int, list[Adjudged]]:
+    """The juegos given by the juez's sanctions in force that are not on a clock (no clock ran):
+    the other pair's, by match id (scoring.adjudications' source, AMM 5.4.2). One query."""
+    rows = Sanction.objects.filter(
+        match__in=[m.pk for m in matches], status=Sanction.Status.IN_FORCE, step=Sanction.Step.JUEGO, juego__isnull=True
+    ).select_related("match")
+    found: dict[int, list[Adjudged]] = {}
+    given = list(rows.order_by("given_at", "pk"))
+    # 6.1.b is the clock's when one ran: its juegos are the clock's events, never counted twice.
+    clocked = set(
+        MatchClock.objects.filter(
+            match_id__in={s.match_id for s in given if s.article in CLOCK_APPLIED}, started_at__isnull=False
+        ).values_list("match_id", flat=True)
+    )
+    for sanction in given:
+        match = sanction.match
+        if match is None or sanction.pair_id not in (match.pair_a_id, match.pair_b_id):
+            continue
+        if sanction.article in CLOCK_APPLIED and match.pk in clocked:
+            continue
+        side = "B" if sanction.pair_id == match.pair_a_id else "A"
+        found.setdefault(match.pk, []).append(
+            Adjudged(side, sanction.article, _("sanción nº %(n)d, AMM 5.4.2") % {"n": sanction.number})
+        )
     return found
 
 

@@ -24,8 +24,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referees.models import Incident, Sanction
+from referees.rules.catalogue import CLOCK_APPLIED
 from referees.rules.ladder import LadderError, Past, Proposal, Scope, Step, check_choice, propose
 from referees.services.incidents import A_POSTERIORI, catalogue_article, late_delay_report
+from scoring.adjudications import adjudicated, won_by
 from scoring.models import ClockJuego, DelayWarning, MatchClock, ResultSubmission
 from scoring.selectors.clocks import match_clock
 from scoring.services.clocks import clock_juego_adjudge, clock_warning
@@ -44,10 +46,6 @@ LADDER_SCOPE: Scope = "partida"
 """What the ladder counts by default (referees.rules.ladder): the pair's sanctions in the same
 partida. Each tournament chooses (``Tournament.ladder_scope``)."""
 
-CLOCK_APPLIED = frozenset({"6.1.b"})
-"""Articles whose penalty the partida's clock applies by itself (6.1.b: the juegos and the partida
-lost by lateness, «no pueden ser perdonadas»): a sanction under them records the juez's decision and
-never applies it a second time (no second juego, no delay warning for 6.5.b)."""
 
 
 _LADDER_MESSAGES = {
@@ -104,9 +102,10 @@ def _rule_lost(*, match: Match, pair: Pair, by: User, reason: str) -> ResultSubm
     target = match.round.tournament.games_to_win
     info = match_clock(match, timezone.now())
     side = _side(match, pair)
-    kept = 0
+    kept = len(won_by(adjudicated(match), side))  # without a clock: the juegos the juez gave it
     if info.state is not None:
-        kept = min(info.state.score["A" if side == "A" else "B"], target - 1)
+        kept = info.state.score["A" if side == "A" else "B"]
+    kept = min(kept, target - 1)
     winner = match.pair_b if side == "A" else match.pair_a
     games = (kept, target) if side == "A" else (target, kept)
     return result_submit(
@@ -118,6 +117,28 @@ def _rule_lost(*, match: Match, pair: Pair, by: User, reason: str) -> ResultSubm
         winner=winner,
         source=ResultSubmission.Source.JUEZ,
         reason=reason,
+        final=True,
+    )
+
+
+def _juego_decides(*, match: Match, by: User, sanctioned: str) -> ResultSubmission | None:
+    """A juego lost by sanction that decides the partida (2-2 to 2-3 at 3 juegos): the result
+    counts at once, the juez's decision (AMM 5.1 «inapelables»), worded with its article — never a
+    proposal of the clock's that the sanctioned pair could reject. None while the partida goes on."""
+    state = match_clock(match, timezone.now()).state
+    winner_side = "B" if sanctioned == "A" else "A"
+    if state is None or state.winner != winner_side or match.outcome != Match.Outcome.PENDING:
+        return None
+    return result_submit(
+        match=match,
+        by=by,
+        outcome=Match.Outcome.RULING,
+        games_a=state.score["A"],
+        games_b=state.score["B"],
+        winner=match.pair_a if winner_side == "A" else match.pair_b,
+        source=ResultSubmission.Source.JUEZ,
+        reason=_("Sanción AMM 5.4.2: pérdida de juego — partida decidida (%(a)d-%(b)d).")
+        % {"a": state.score["A"], "b": state.score["B"]},
         final=True,
     )
 
@@ -240,6 +261,7 @@ def sanction_give(
                 winner="B" if side == "A" else "A",
                 article="5.4.2" if entry.penalty == "ladder" else entry.code,
             )
+            sanction.result = _juego_decides(match=match, by=by, sanctioned=side)
         if chosen == Step.PARTIDA and match is not None:
             sanction.result = _rule_lost(match=match, pair=pair, by=by, reason=words)
         if chosen == Step.EXPULSION:

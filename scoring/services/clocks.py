@@ -495,6 +495,20 @@ def clock_proposal(s: PartidaState, match: Match) -> dict[str, Any] | None:
     }
 
 
+def _decided_by_rule(clock: MatchClock, proposal: dict[str, Any]) -> bool:
+    """Whether what the clock decided is a rule's result, final at once, not a proposal the
+    penalised pair could reject: a walkover or both late (6.1.b «no pueden ser perdonadas»), the
+    forced end (6.5.b), or a partida whose deciding juego was not won at the table — given by the
+    juez (5.4.2) or lost by lateness alone (6.1.b). A partida played to its end at the table stays a proposal,
+    for the losing pair or the mesa to confirm (AMM 3.16)."""
+    if proposal["outcome"] != Match.Outcome.PLAYED:
+        return True
+    # The lateness juegos count from the start (torneo.clock.partida.state): with no juego on the
+    # clock, lateness alone decided it; otherwise the last juego did.
+    last = ClockJuego.objects.filter(clock=clock).order_by("-number").first()
+    return last is None or last.adjudicated
+
+
 def clock_results_propose() -> int:
     """Propose the result of every partida its clock ended (the tick's ``fase:terminada``) that has
     none yet: `result_propose`, one transaction each, after the tick's. A worker killed in between
@@ -516,8 +530,9 @@ def clock_results_propose() -> int:
         proposal = clock_proposal(state(partida), clock.match)
         if proposal is None:
             continue
+        final = _decided_by_rule(clock, proposal)
         try:
-            sub = result_propose(match=clock.match, source=Source.CLOCK, **proposal)
+            sub = result_propose(match=clock.match, source=Source.CLOCK, final=final, **proposal)
         except (ValidationError, TournamentError):
             # The tournament's juegos changed since (AMM 1.7.a) or the round went away: the mesa types it.
             continue

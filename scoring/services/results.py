@@ -39,6 +39,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.adjudications import adjudicated, won_by
 from scoring.models import ResultSubmission
 from torneo.errors import Conflict, NotAllowed, TournamentError
 from torneo.history import update_with_history
@@ -139,6 +140,7 @@ def clean_result(
             won=games_a if winner.pk == match.pair_a_id else games_b,
             lost=games_b if winner.pk == match.pair_a_id else games_a,
         )
+    _check_adjudicated(match, games_a=games_a, games_b=games_b)
     tantos_list = _clean_tantos(
         tantos,
         games_a=games_a,
@@ -155,6 +157,34 @@ def clean_result(
         "winner": winner,
         "tantos": tantos_list,
     }
+
+
+def _check_adjudicated(match: Match, *, games_a: int | None, games_b: int | None) -> None:
+    """The juegos the juez or a rule gave (scoring.adjudications: a sanction's juego, AMM 5.4.2; a
+    pair late, 6.1.b «no pueden ser perdonadas») bind the acta: a pair has at least the juegos it
+    was given. The error names the field of the pair short of them, and why."""
+    given = adjudicated(match)
+    for side, field, games in (("A", "games_a", games_a), ("B", "games_b", games_b)):
+        theirs = won_by(given, side)
+        if games is not None and games < len(theirs):
+            pair = match.pair_a if side == "A" else match.pair_b
+            raise _errors(
+                **{
+                    field: ngettext(
+                        "La pareja %(p)s tiene %(n)d juego ganado que no se puede quitar (%(why)s): no puede "
+                        "quedarse en %(g)d.",
+                        "La pareja %(p)s tiene %(n)d juegos ganados que no se pueden quitar (%(why)s): no puede "
+                        "quedarse en %(g)d.",
+                        len(theirs),
+                    )
+                    % {
+                        "p": pair.number if pair else "—",
+                        "n": len(theirs),
+                        "why": "; ".join(dict.fromkeys(j.label for j in theirs)),
+                        "g": games,
+                    }
+                }
+            )
 
 
 def _check_decided(*, outcome: str, target: int, won: int, lost: int) -> None:
@@ -449,11 +479,14 @@ def result_propose(
     games_a: int | None = None,
     games_b: int | None = None,
     reason: str = "",
+    final: bool = False,
 ) -> ResultSubmission | None:
     """A result nobody typed (the table's clock), proposed for the mesa, a juez or the losing pair
-    to confirm (AMM 3.16), never applied by itself. Nothing is proposed over a result already
-    entered, an entry awaiting confirmation or in disagreement, a closed round (AMM 3.18), or a
-    second time for the same match and source. Returns the proposal, or None."""
+    to confirm (AMM 3.16), never applied by itself — unless ``final``: a result a rule decided
+    (6.1.b «no pueden ser perdonadas», 6.5.b, a juego given by the juez), which counts at once.
+    Nothing is proposed over a result already entered, an entry awaiting confirmation or in
+    disagreement, a closed round (AMM 3.18), or a second time for the same match and source.
+    Returns the proposal (or the result that counts), or None."""
     with transaction.atomic():
         match = _lock(match.pk)
         if (
@@ -471,13 +504,16 @@ def result_propose(
             source=source,
             submitted_by=None,
             reason=reason[:MAX_REASON],
-            status=Status.PROPOSED,
+            status=Status.CONFIRMED if final else Status.PROPOSED,
+            confirmed_at=timezone.now() if final else None,
             outcome=data["outcome"],
             games_a=data["games_a"],
             games_b=data["games_b"],
             winner=data["winner"],
             tantos=data["tantos"],
         )
+        if final:
+            _apply(match, sub)
     live_bump(tournament_id=match.round.tournament_id, pairs=(match.pair_a_id, match.pair_b_id))
     return sub
 

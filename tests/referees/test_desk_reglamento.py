@@ -9,8 +9,8 @@ from django.core.exceptions import ValidationError
 
 from referees.models import Sanction
 from referees.services.incidents import incident_report
-from referees.services.sanctions import ladder_proposal, sanction_give
-from scoring.models import ClockJuego, DelayWarning
+from referees.services.sanctions import ladder_proposal, sanction_give, sanction_undo
+from scoring.models import ClockJuego, DelayWarning, ResultSubmission
 from scoring.services import clocks as clock_svc
 from scoring.services.results import result_submit
 from tests.factories import UserFactory, grant
@@ -113,3 +113,55 @@ def test_a_delay_reported_after_the_partida_ended_is_refused_amm_6_3(room):
     incident_report(tournament=sim.tournament, by=juez, match=match, pair=match.pair_b, article="3.19")
     with pytest.raises(ValidationError):
         sanction_give(by=juez, pair=match.pair_b, match=match, article="3.19", step=STEP.PARTIDA)
+
+
+def test_a_juego_lost_by_sanction_that_decides_the_partida_counts_at_once_amm_5_4_2_and_5_1(room):
+    """5.1 «Estas decisiones serán inapelables»: 2-2 and a juego lost by sanction is 2-3, the
+    result, counted at once with its article, never a proposal the sanctioned pair could reject."""
+    _sim, juez, matches = room
+    match = matches[0]
+    for winner in ("A", "B", "A", "B"):
+        clock_svc.clock_juego(match=match, by=juez, winner=winner)
+    sanction_give(by=juez, pair=match.pair_a, match=match, article="3.19", step=STEP.JUEGO, reason="Reincide")
+    match.refresh_from_db()
+    assert (match.outcome, match.winner_id, match.games_a, match.games_b) == ("ruling", match.pair_b_id, 2, 3)
+    (sub,) = ResultSubmission.objects.filter(match=match)
+    assert sub.status == "confirmed" and sub.source == "juez"
+    assert "Sanción AMM 5.4.2: pérdida de juego — partida decidida" in sub.reason
+    assert Sanction.objects.get().result_id == sub.pk
+    clock_svc.clocks_tick(now=datetime.datetime.now(datetime.UTC))
+    assert ResultSubmission.objects.filter(match=match).count() == 1  # no clock proposal over it
+
+
+def test_without_a_clock_a_juego_lost_by_sanction_binds_the_acta_amm_5_4_2():
+    sim = new_tournament(6, seed=44, format=Tournament.Format.CEROS, max_losses=2)
+    round_ = publish_next_round(sim)
+    juez = grant(UserFactory(), sim.tournament, "juez")
+    match = playing(round_)[0]
+    sanction_give(by=juez, pair=match.pair_a, match=match, article="3.19", step=STEP.JUEGO, reason="Esconde cartas")
+    with pytest.raises(ValidationError) as refused:
+        result_submit(match=match, by=sim.organizer, games_a=3, games_b=0)
+    message = refused.value.message_dict["games_b"][0]
+    assert f"La pareja {match.pair_b.number} tiene 1 juego ganado" in message and "sanción nº 1" in message
+    assert "AMM 5.4.2" in message
+    match.refresh_from_db()
+    assert match.outcome == "pending" and not ResultSubmission.objects.filter(match=match).exists()
+    result_submit(match=match, by=sim.organizer, games_a=3, games_b=1)  # the acta with that juego
+    # Undone, the sanction binds nothing any more.
+    other = playing(round_)[1]
+    given = sanction_give(by=juez, pair=other.pair_b, match=other, article="3.19", step=STEP.JUEGO, reason="Otra")
+    sanction_undo(sanction=given, by=juez, reason="Era la otra pareja")
+    result_submit(match=other, by=sim.organizer, games_a=0, games_b=3)
+
+
+def test_the_juegos_lost_by_lateness_bind_the_acta_amm_6_1_b(room):
+    """6.1.b «Estas sanciones no pueden ser perdonadas en ningún caso por la pareja contraria»."""
+    sim, juez, matches = room
+    match = matches[1]
+    clock_svc.clock_absence(match=match, by=juez, pair="B")
+    start = match.clock.started_at
+    clock_svc.clocks_tick(now=start + datetime.timedelta(minutes=11))
+    with pytest.raises(ValidationError) as refused:
+        result_submit(match=match, by=sim.organizer, games_a=0, games_b=3)
+    assert "retraso (AMM 6.1.b)" in refused.value.message_dict["games_a"][0]
+    result_submit(match=match, by=sim.organizer, games_a=1, games_b=3)

@@ -268,7 +268,9 @@ def proposal(match):
     return list(ResultSubmission.objects.filter(match=match, source="clock"))
 
 
-def test_a_pair_incomplete_at_20_minutes_gets_a_walkover_proposed_once_amm_6_1_b(table):
+def test_a_pair_incomplete_at_20_minutes_loses_by_walkover_counted_at_once_amm_6_1_b(table):
+    """6.1.b «Estas sanciones no pueden ser perdonadas en ningún caso por la pareja contraria»: the
+    walkover counts at once, once, never a proposal the late pair could reject."""
     _sim, _round, juez, matches = table
     late, both = matches[0], matches[1]
     svc.clock_absence(match=late, by=juez, pair="A", at=at(0.5))
@@ -277,12 +279,12 @@ def test_a_pair_incomplete_at_20_minutes_gets_a_walkover_proposed_once_amm_6_1_b
     svc.clocks_tick(now=at(19.9))
     assert proposal(late) == []
     svc.clocks_tick(now=at(20))
-    svc.clocks_tick(now=at(20.1))  # again: proposed once
+    svc.clocks_tick(now=at(20.1))  # again: once
     (sub,) = proposal(late)
     late.refresh_from_db()
-    assert late.outcome == "pending"  # proposed, never applied alone (AMM 3.16)
+    assert (late.outcome, late.winner_id) == ("walkover", late.pair_b_id)
     assert (sub.status, sub.outcome, sub.winner_id, sub.games_a, sub.games_b) == (
-        "proposed",
+        "confirmed",
         "walkover",
         late.pair_b_id,
         0,
@@ -290,10 +292,10 @@ def test_a_pair_incomplete_at_20_minutes_gets_a_walkover_proposed_once_amm_6_1_b
     )
     assert sub.submitted_by is None and f"la pareja {late.pair_a.number} no estaba completa" in sub.reason
     (double,) = proposal(both)
-    assert (double.outcome, double.winner_id) == ("double_loss", None)
+    assert (double.status, double.outcome, double.winner_id) == ("confirmed", "double_loss", None)
 
 
-def test_the_forced_end_proposes_the_warned_pairs_loss_by_one_juego_amm_6_5_b(table):
+def test_the_forced_end_counts_the_warned_pairs_loss_by_one_juego_at_once_amm_6_5_b(table):
     _sim, _round, juez, matches = table
     warned, neither = matches[0], matches[1]
     svc.clock_juego(match=warned, by=juez, winner="A", at=at(20))
@@ -301,10 +303,24 @@ def test_the_forced_end_proposes_the_warned_pairs_loss_by_one_juego_amm_6_5_b(ta
     svc.clock_juego(match=neither, by=juez, winner="B", at=at(30))
     svc.clocks_tick(now=at(70))
     (sub,) = proposal(warned)
-    assert (sub.outcome, sub.winner_id, sub.games_a, sub.games_b) == ("ruling", warned.pair_a_id, 3, 2)
+    assert (sub.status, sub.outcome, sub.winner_id, sub.games_a, sub.games_b) == (
+        "confirmed",
+        "ruling",
+        warned.pair_a_id,
+        3,
+        2,
+    )
     assert "aviso por demora" in sub.reason and "AMM 6.5.b" in sub.reason
+    warned.refresh_from_db()
+    assert (warned.outcome, warned.winner_id) == ("ruling", warned.pair_a_id)
     (double,) = proposal(neither)
-    assert (double.outcome, double.winner_id, double.games_a, double.games_b) == ("double_loss", None, 0, 1)
+    assert (double.status, double.outcome, double.winner_id, double.games_a, double.games_b) == (
+        "confirmed",
+        "double_loss",
+        None,
+        0,
+        1,
+    )
 
 
 def test_juegos_tapped_to_the_end_propose_the_played_result_with_the_lateness_juegos_amm_6_1_b(table):
@@ -320,15 +336,21 @@ def test_juegos_tapped_to_the_end_propose_the_played_result_with_the_lateness_ju
     assert "Incluye 1 juego perdido por retraso (AMM 6.1.b)." in sub.reason
 
 
+def _tapped_to_the_end(match, by):
+    for minute in (15, 30, 45):
+        svc.clock_juego(match=match, by=by, winner="B", at=at(minute))
+    svc.clocks_tick(now=at(46))
+
+
 def test_the_clocks_proposal_is_confirmed_by_the_mesa_never_by_the_winning_pair_amm_3_16(table):
     from scoring.services.results import result_confirm
     from torneo.models import Player
 
     sim, _round, juez, matches = table
     match = matches[0]
-    svc.clock_absence(match=match, by=juez, pair="A", at=at(0.5))
-    svc.clocks_tick(now=at(20))
+    _tapped_to_the_end(match, juez)
     (sub,) = proposal(match)
+    assert (sub.status, sub.outcome, sub.games_a, sub.games_b) == ("proposed", "played", 0, 3)
     winner_player = UserFactory()
     Player.objects.filter(pk=match.pair_b.ordered_members()[0].player_id).update(user=winner_player)
     with pytest.raises(NotAllowed):
@@ -338,23 +360,25 @@ def test_the_clocks_proposal_is_confirmed_by_the_mesa_never_by_the_winning_pair_
     mesa = grant(UserFactory(), sim.tournament, "control")
     result_confirm(submission=sub, by=mesa)
     match.refresh_from_db()
-    assert (match.outcome, match.winner_id) == ("walkover", match.pair_b_id)
+    assert (match.outcome, match.winner_id) == ("played", match.pair_b_id)
 
 
-def test_the_mesa_typing_the_agreed_result_settles_the_clocks_proposal_amm_6_5_b(table):
+def test_the_mesa_types_the_agreed_result_over_the_forced_ends_amm_6_5_b(table):
+    """6.5.b «dando la oportunidad de comunicar un resultado de mutuo acuerdo»: the rule's result
+    counts at once, and the mesa's entry of the agreed result replaces it."""
     from scoring.models import ResultSubmission
 
     sim, _round, _juez, matches = table
     match = matches[1]
     svc.clocks_tick(now=at(70))
     (sub,) = proposal(match)
-    sim.tournament.results_double_check = True
-    sim.tournament.save(update_fields=["results_double_check"])
+    assert sub.status == "confirmed"
     mesa = grant(UserFactory(), sim.tournament, "control")
-    # The pairs agreed 3-2 (6.5.b): the mesa's entry replaces the proposal, no disagreement.
-    entry = result_submit(match=match, by=mesa, games_a=3, games_b=2, expected_version=0)
-    assert entry.status == "proposed"
+    entry = result_submit(match=match, by=mesa, games_a=3, games_b=2, expected_version=sub.version)
+    assert entry.status == "confirmed"
     assert ResultSubmission.objects.get(pk=sub.pk).status == "superseded"
+    match.refresh_from_db()
+    assert (match.outcome, match.games_a, match.games_b) == ("played", 3, 2)
     svc.clocks_tick(now=at(71))
     assert len(proposal(match)) == 1  # never proposed again
 
@@ -369,14 +393,13 @@ def test_the_clock_never_proposes_over_an_entry_already_made(table):
     assert proposal(match) == []
 
 
-def test_the_desk_shows_the_clocks_proposal_with_its_reason_and_confirms_it_amm_6_1_b(table):
+def test_the_desk_shows_the_clocks_proposal_with_its_reason_and_confirms_it_amm_3_16(table):
     from django.test import Client
     from django.urls import reverse
 
     sim, _round, juez, matches = table
     match = matches[0]
-    svc.clock_absence(match=match, by=juez, pair="A", at=at(0.5))
-    svc.clocks_tick(now=at(20))
+    _tapped_to_the_end(match, juez)
     (sub,) = proposal(match)
     mesa = grant(UserFactory(), sim.tournament, "control")
     page = Client()
@@ -385,10 +408,10 @@ def test_the_desk_shows_the_clocks_proposal_with_its_reason_and_confirms_it_amm_
     assert "Reloj de la partida" in desk
     url = reverse("scoring:result_confirm", args=[sim.tournament.slug, sub.pk])
     html = page.get(url).content.decode()
-    assert "Anotado por Reloj de la partida" in html and "no estaba completa a los 20 minutos" in html
+    assert "Anotado por Reloj de la partida" in html and "juegos anotados en la mesa" in html
     assert page.post(url).status_code == 302
     match.refresh_from_db()
-    assert (match.outcome, match.winner_id) == ("walkover", match.pair_b_id)
+    assert (match.outcome, match.winner_id) == ("played", match.pair_b_id)
 
 
 # --- the round's clocks start by themselves (AMM 6.1.a, 6.1.c) -----------------------------------
