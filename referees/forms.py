@@ -191,9 +191,14 @@ class SubstituteForm(forms.Form):
     )
     position = forms.ChoiceField(
         label=_("Sustituye al jugador"),
-        choices=[("1", _("Primero de la pareja")), ("2", _("Segundo de la pareja"))],
+        choices=[("1", _("Primero de la pareja")), ("2", _("Segundo de la pareja")), ("3", _("Tercero (trío)"))],
         widget=forms.RadioSelect,
         error_messages={"required": _("Elige a qué jugador sustituye.")},
+    )
+    also_missing = forms.ChoiceField(
+        label=_("Trío: el otro jugador que tampoco puede jugar (AMM 5.8.e)"),
+        choices=[("", _("—")), ("1", _("Primero")), ("2", _("Segundo")), ("3", _("Tercero"))],
+        required=False,
     )
     first_name = forms.CharField(label=_("Nombre del suplente"), max_length=100, required=False)
     last_name = forms.CharField(label=_("Apellidos del suplente"), max_length=150, required=False)

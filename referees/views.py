@@ -559,8 +559,11 @@ def substitutes(request: HttpRequest, slug: str) -> HttpResponse:
                 form.add_error("table", _("No hay ninguna partida en esa mesa de la ronda."))
             elif len(members) < int(data["position"]):
                 form.add_error("position", _("La pareja no tiene ese jugador."))
+            elif data["also_missing"] and len(members) < int(data["also_missing"]):
+                form.add_error("also_missing", _("La pareja no tiene ese jugador."))
             else:
                 replaced = members[int(data["position"]) - 1].player
+                also = members[int(data["also_missing"]) - 1].player if data["also_missing"] else None
                 with service_errors(form) as call:
                     substitute_authorise(
                         by=request.user,
@@ -572,6 +575,7 @@ def substitutes(request: HttpRequest, slug: str) -> HttpResponse:
                         id_document=data["id_document"],
                         force_majeure=data["force_majeure"],
                         reason=data["reason"],
+                        also_missing=also,
                     )
                 if call.ok:
                     messages.success(

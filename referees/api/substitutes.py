@@ -42,7 +42,7 @@ from torneo.permissions import Action
 ID_MESSAGE = gettext_lazy("El id no es válido: un número entero.")
 MATCH_MESSAGE = gettext_lazy("Indica la partida (match) en la que juega el suplente: su id.")
 REPLACED_MESSAGE = gettext_lazy(
-    "Indica a qué jugador sustituye (replaced): 1, el primero de la pareja, o 2, el segundo."
+    "Indica a qué jugador sustituye (replaced): 1, el primero de la pareja; 2, el segundo; 3, el tercero de un trío."
 )
 FIRST_NAME_MESSAGE = gettext_lazy("Escribe el nombre del suplente.")
 LAST_NAME_MESSAGE = gettext_lazy("Escribe los apellidos del suplente.")
@@ -109,11 +109,21 @@ class SubstitutionAuthoriseSerializer(serializers.Serializer):
     pair = PairRefField(help_text="La pareja del jugador sustituido: «A» o «B» de la partida, o su número.")
     replaced = serializers.IntegerField(
         min_value=1,
-        max_value=2,
-        help_text="A qué jugador de la pareja sustituye, por su puesto en la pareja: 1, el primero; 2, el segundo.",
+        max_value=3,
+        help_text="A qué jugador de la pareja sustituye, por su puesto en la pareja: 1, el primero; 2, el segundo; "
+        "3, el tercero de un trío.",
         error_messages=messages(
             REPLACED_MESSAGE, ("required", "null", "invalid", "min_value", "max_value", "max_string_length")
         ),
+    )
+    also_missing = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=3,
+        help_text="Solo para un trío: el puesto (1-3) del otro jugador que tampoco puede jugar; un suplente entra "
+        "en un trío solo cuando faltan dos de los tres (AMM 5.8.e).",
+        error_messages=messages(REPLACED_MESSAGE, ("invalid", "min_value", "max_value", "max_string_length")),
     )
     first_name = serializers.CharField(
         max_length=100,
@@ -253,6 +263,9 @@ class SubstitutionViewSet(TournamentScoped, viewsets.GenericViewSet):
         members = pair.ordered_members()
         if len(members) < data["replaced"]:
             raise serializers.ValidationError({"replaced": [_("La pareja no tiene ese jugador.")]})
+        also = data.get("also_missing")
+        if also and len(members) < also:
+            raise serializers.ValidationError({"also_missing": [_("La pareja no tiene ese jugador.")]})
         substitution = substitute_authorise(
             by=request.user,
             match=match,
@@ -263,6 +276,7 @@ class SubstitutionViewSet(TournamentScoped, viewsets.GenericViewSet):
             id_document=data.get("id_document") or "",
             force_majeure=data.get("force_majeure", False),
             reason=data.get("reason") or "",
+            also_missing=members[also - 1].player if also else None,
         )
         return self._answer(substitution, status.HTTP_201_CREATED)
 

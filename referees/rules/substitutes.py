@@ -15,8 +15,11 @@ ausentarse por causa justificada, se podrá autorizar su sustitución por otra p
   diferente»: the same person again for the same pair is fine.
 - 5.8.d «No se admiten suplencias en las rondas finales del torneo.»
 - 5.8.e «En el caso de que se admitan tríos … los 3 jugadores se consideran titulares»: a trío
-  plays with two of its three; an outsider does not substitute for it, and its third player is
-  not a suplente (no substitution is recorded for it).
+  plays with two of its three, so its third player is not a suplente (no substitution is recorded
+  for it). Reading: an outsider replaces a trío member only when two of its three cannot play —
+  then the trío is a pair with one player missing, as 5.8 means.
+- 5.8 «Si **uno** de los integrantes…»: one suplente per pair and partida; a second one (both
+  players replaced) only for force majeure, with its reason.
 """
 
 from __future__ import annotations
@@ -38,6 +41,10 @@ class Facts:
     """5.8.d: the partida is in the rondas finales."""
     trio: bool = False
     """5.8.e: the pair is a trío."""
+    trio_missing: int = 1
+    """5.8.e: how many of the trío's three cannot play (the replaced player included)."""
+    other_places: int = 0
+    """5.8: the pair's other players already replaced in this partida."""
     suplente_started: bool = False
     """5.8.a: the partida has begun with another suplente in this place (changing it) — or, when
     withdrawing a suplente, with this one."""
@@ -53,12 +60,15 @@ REGISTERED: Final = Refusal("5.8.b", "registered")
 OTHER_PAIR: Final = Refusal("5.8.c", "other_pair")
 FINAL_ROUND: Final = Refusal("5.8.d", "final_round")
 TRIO: Final = Refusal("5.8.e", "trio")
+ONE_PER_PAIR: Final = Refusal("5.8", "one_per_pair")
 STARTED: Final = Refusal("5.8.a", "started")
 
 
 def refusals(f: Facts) -> tuple[Refusal, ...]:
     """Every limit of AMM 5.8 the substitution breaks, in the reglamento's order (empty: allowed)."""
     found: list[Refusal] = []
+    if f.other_places:
+        found.append(ONE_PER_PAIR)
     if f.suplente_started:
         found.append(STARTED)
     if f.registered:
@@ -67,6 +77,6 @@ def refusals(f: Facts) -> tuple[Refusal, ...]:
         found.append(OTHER_PAIR)
     if f.final_round:
         found.append(FINAL_ROUND)
-    if f.trio:
+    if f.trio and f.trio_missing < 2:
         found.append(TRIO)
     return tuple(found)

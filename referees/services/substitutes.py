@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from referees.models import Substitution
 from referees.rules.substitutes import Facts, Refusal, refusals
-from scoring.models import MatchClock
+from scoring.models import MatchClock, RecordedHand, ResultSubmission
 from torneo.errors import NotAllowed, TournamentError
 from torneo.history import update_with_history
 from torneo.identity import clean_text, identity_key, normalize_document, normalize_name, validate_document
@@ -36,15 +36,44 @@ def _message(refusal: Refusal) -> str:
         ),
         "other_pair": _("Esa persona ya ha sido suplente de otra pareja: no puede serlo de una diferente (AMM 5.8.c)."),
         "final_round": _("No se admiten suplencias en las rondas finales del torneo (AMM 5.8.d)."),
-        "trio": _("En un trío los tres jugadores son titulares: juega con dos de ellos, sin suplente (AMM 5.8.e)."),
+        "trio": _(
+            "En un trío los tres jugadores son titulares: si falta uno juega el tercero, sin suplente; un suplente "
+            "solo cuando dos de los tres no pueden jugar (indica el otro que falta) (AMM 5.8.e)."
+        ),
+        "one_per_pair": _(
+            "La pareja ya tiene un suplente en esta partida: la norma admite uno por pareja («si uno de los "
+            "integrantes…»); un segundo solo por fuerza mayor, con su motivo (AMM 5.8)."
+        ),
     }[refusal.code]
 
 
 def _started(match: Match) -> bool:
-    """Whether the partida has begun: its clock runs (or ran), or its result is in."""
-    if match.outcome != Match.Outcome.PENDING:
+    """Whether the partida has begun (5.8.a), known with or without a clock: its clock runs or ran
+    (the mesa marks a table begun by starting its clock), a hand or a result of it was recorded
+    (proposed ones too), or its result is in."""
+    if Match.objects.filter(pk=match.pk).exclude(outcome=Match.Outcome.PENDING).exists():
         return True
-    return MatchClock.objects.filter(match=match, started_at__isnull=False).exists()
+    if MatchClock.objects.filter(match=match, started_at__isnull=False).exists():
+        return True
+    if ResultSubmission.objects.filter(match=match).exists():
+        return True
+    return RecordedHand.objects.filter(game__match=match).exists()
+
+
+def _earlier_pairs(tournament: Tournament, *, document: str, name: str) -> set[int]:
+    """AMM 5.8.c with 5.8.b's identity rule: the pairs this person was a suplente for. The same
+    person by document when both have one; by the normalised name (accents and case aside) when
+    either has none — so a suplente given first without a document and then with one is the same."""
+    pairs: set[int] = set()
+    rows = Substitution.objects.filter(tournament=tournament, status=Substitution.Status.ACTIVE)
+    for pair_id, their_document, first, last in rows.values_list("pair_id", "id_document", "first_name", "last_name"):
+        if document and their_document:
+            same = document == their_document
+        else:
+            same = normalize_name(f"{first} {last}") == name
+        if same:
+            pairs.add(pair_id)
+    return pairs
 
 
 def _registered(tournament: Tournament, *, document: str, name: str) -> bool:
@@ -70,9 +99,12 @@ def substitute_authorise(
     id_document: str = "",
     force_majeure: bool = False,
     reason: str = "",
+    also_missing: Player | None = None,
 ) -> Substitution:
     """Authorise a suplente for ``replaced`` (a player of ``pair``) in ``match``. Every limit of
-    AMM 5.8 it breaks is refused, all named at once, unless ``force_majeure`` with a reason."""
+    AMM 5.8 it breaks is refused, all named at once, unless ``force_majeure`` with a reason. For a
+    trío, ``also_missing`` names the second of its three who cannot play (5.8.e). A pair marked
+    incomplete on the running clock is complete from this moment: 6.1.b stops counting."""
     tournament = pair.tournament
     if not can(by, tournament, Action.INCIDENTS_MANAGE):
         raise NotAllowed(_("Solo los jueces y la organización del torneo autorizan suplentes."))
@@ -99,23 +131,29 @@ def substitute_authorise(
         errors["pair"] = _("La pareja no juega esa partida.")
     elif not pair.members.filter(player=replaced).exists():
         errors["replaced"] = _("El jugador sustituido no es de esa pareja.")
+    trio = pair.members.count() > 2
+    if also_missing is not None and (
+        not trio or also_missing.pk == replaced.pk or not pair.members.filter(player=also_missing).exists()
+    ):
+        errors["also_missing"] = _("El otro jugador que falta debe ser otro de los tres del trío.")
     if errors:
         raise ValidationError(errors)
     identity = identity_key(document=document, first_name=first_name, last_name=last_name)
     with transaction.atomic():
         Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).values_list("pk", flat=True).get()
         place = Substitution.objects.filter(match=match, replaced=replaced, status=Substitution.Status.ACTIVE)
-        earlier = set(
-            Substitution.objects.filter(
-                tournament=tournament, identity=identity, status=Substitution.Status.ACTIVE
-            ).values_list("pair_id", flat=True)
+        name = normalize_name(f"{first_name} {last_name}")
+        others = Substitution.objects.filter(match=match, pair=pair, status=Substitution.Status.ACTIVE).exclude(
+            replaced=replaced
         )
         facts = Facts(
             pair=pair.pk,
-            registered=_registered(tournament, document=document, name=normalize_name(f"{first_name} {last_name}")),
-            earlier_pairs=frozenset(earlier),
+            registered=_registered(tournament, document=document, name=name),
+            earlier_pairs=frozenset(_earlier_pairs(tournament, document=document, name=name)),
             final_round=match.round.is_final,
-            trio=pair.members.count() > 2,
+            trio=trio,
+            trio_missing=1 + int(also_missing is not None),
+            other_places=others.count(),
             suplente_started=place.exists() and _started(match),
         )
         broken = refusals(facts)
@@ -141,8 +179,21 @@ def substitute_authorise(
                 )
         except IntegrityError:
             raise TournamentError(_("Ese puesto ya tiene un suplente en esta partida."), code="taken") from None
+        _complete_on_the_clock(match, pair)
     live_bump(tournament_id=tournament.pk)
     return substitution
+
+
+def _complete_on_the_clock(match: Match, pair: Pair) -> None:
+    """AMM 6.1.b with 5.8: the suplente completes a pair the clock counts as incomplete, at this
+    moment — the lateness penalties stop there (those already due stay: never forgiven)."""
+    side = "a" if pair.pk == match.pair_a_id else "b"
+    clock = MatchClock.objects.select_for_update().filter(match=match, started_at__isnull=False).first()
+    if clock is None or clock.finished_at is not None:
+        return
+    if getattr(clock, f"absent_{side}") and getattr(clock, f"arrived_{side}_at") is None:
+        setattr(clock, f"arrived_{side}_at", timezone.now())
+        clock.save(update_fields=[f"arrived_{side}_at", "updated_at"])
 
 
 def substitute_cancel(
