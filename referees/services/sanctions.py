@@ -31,7 +31,7 @@ from scoring.adjudications import adjudicated, won_by
 from scoring.models import ClockJuego, DelayWarning, MatchClock, ResultSubmission
 from scoring.selectors.clocks import match_clock
 from scoring.services.clocks import clock_juego_adjudge, clock_warning
-from scoring.services.results import result_submit
+from scoring.services.results import is_locked, result_submit
 from torneo.errors import NotAllowed, TournamentError
 from torneo.history import update_with_history
 from torneo.identity import clean_text
@@ -96,20 +96,26 @@ def _side(match: Match, pair: Pair) -> str:
 
 def _rule_lost(*, match: Match, pair: Pair, by: User, reason: str) -> ResultSubmission | None:
     """The partida lost by the juez's decision: the other pair wins, the sanctioned pair keeps the
-    juegos the clock gave it. Nothing when the partida already has its result."""
-    if match.outcome != Match.Outcome.PENDING:
-        return None
-    target = match.round.tournament.games_to_win
-    info = match_clock(match, timezone.now())
-    side = _side(match, pair)
-    kept = len(won_by(adjudicated(match), side))  # without a clock: the juegos the juez gave it
-    if info.state is not None:
-        kept = info.state.score["A" if side == "A" else "B"]
+    juegos it had (the clock's, the acta's, or those the juez gave it). An acta already typed is
+    replaced (3.17 «podrá acarrear la pérdida de la partida»), until 3.18 makes it final: then
+    nothing (`sanction_give` refuses the loss of the partida before writing anything)."""
+    current = Match.objects.select_related("round__tournament", "pair_a", "pair_b").get(pk=match.pk)
+    target = current.round.tournament.games_to_win
+    side = _side(current, pair)
+    if current.outcome != Match.Outcome.PENDING:
+        if is_locked(current):
+            return None
+        kept = (current.games_a if side == "A" else current.games_b) or 0
+    else:
+        info = match_clock(current, timezone.now())
+        kept = len(won_by(adjudicated(current), side))  # without a clock: the juegos the juez gave it
+        if info.state is not None:
+            kept = info.state.score["A" if side == "A" else "B"]
     kept = min(kept, target - 1)
-    winner = match.pair_b if side == "A" else match.pair_a
+    winner = current.pair_b if side == "A" else current.pair_a
     games = (kept, target) if side == "A" else (target, kept)
     return result_submit(
-        match=match,
+        match=current,
         by=by,
         outcome=Match.Outcome.RULING,
         games_a=games[0],
@@ -119,6 +125,12 @@ def _rule_lost(*, match: Match, pair: Pair, by: User, reason: str) -> ResultSubm
         reason=reason,
         final=True,
     )
+
+
+def _result_final(match: Match) -> bool:
+    """AMM 3.18: the partida has a result and the next draw is published (or the tournament ended)."""
+    current = Match.objects.select_related("round__tournament").get(pk=match.pk)
+    return current.outcome != Match.Outcome.PENDING and is_locked(current)
 
 
 def _juego_decides(*, match: Match, by: User, sanctioned: str) -> ResultSubmission | None:
@@ -208,6 +220,16 @@ def sanction_give(
         raise TournamentError(_("La pareja ya está expulsada del torneo."), code="expelled")
     if chosen in (Step.JUEGO, Step.PARTIDA) and match is None:
         raise ValidationError({"match": _("Indica la partida: la sanción se aplica a su resultado.")})
+    if chosen == Step.PARTIDA and match is not None and _result_final(match):
+        raise ValidationError(
+            {
+                "step": _(
+                    "El resultado de la mesa %(t)s ya es inamovible: se publicó el sorteo siguiente (AMM 3.18). "
+                    "La pérdida de la partida ya no puede cambiarlo."
+                )
+                % {"t": match.table_number}
+            }
+        )
     # AMM 6.3: a delay reported in its moment (an incident) may still be judged after the partida.
     if incident is None and match is not None and late_delay_report(entry, match):
         raise TournamentError(str(A_POSTERIORI), code="a_posteriori")

@@ -165,3 +165,27 @@ def test_the_juegos_lost_by_lateness_bind_the_acta_amm_6_1_b(room):
         result_submit(match=match, by=sim.organizer, games_a=0, games_b=3)
     assert "retraso (AMM 6.1.b)" in refused.value.message_dict["games_a"][0]
     result_submit(match=match, by=sim.organizer, games_a=1, games_b=3)
+
+
+def test_the_loss_of_the_partida_replaces_an_acta_already_typed_until_the_next_draw_amm_3_17_and_3_18(room):
+    """3.17 «El incumplimiento de este requisito podrá acarrear la pérdida de la partida»: the acta
+    typed is replaced by the juez's decision; once the next draw is out (3.18), the desk says why it
+    cannot and writes nothing."""
+    sim, juez, matches = room
+    match = matches[0]
+    result_submit(match=match, by=sim.organizer, games_a=3, games_b=1)
+    sanction_give(
+        by=juez, pair=match.pair_a, match=match, article="3.17", step=STEP.PARTIDA, reason="Sin acta ni material"
+    )
+    match.refresh_from_db()
+    assert (match.outcome, match.winner_id, match.games_a, match.games_b) == ("ruling", match.pair_b_id, 2, 3)
+    for other in matches[1:]:
+        result_submit(match=other, by=sim.organizer, games_a=3, games_b=0)
+    publish_next_round(sim)
+    late = matches[1]
+    with pytest.raises(ValidationError) as refused:
+        sanction_give(by=juez, pair=late.pair_a, match=late, article="3.17", step=STEP.PARTIDA, reason="Tarde")
+    assert "inamovible" in refused.value.message_dict["step"][0] and "3.18" in refused.value.message_dict["step"][0]
+    assert Sanction.objects.count() == 1
+    late.refresh_from_db()
+    assert (late.outcome, late.winner_id) == ("played", late.pair_a_id)
