@@ -22,3 +22,8 @@ class RefereesConfig(AppConfig):
         acta.register(substitution_notes)  # AMM 5.8: who played in whose place
         # AMM 5.4.2: a juego lost by sanction without a clock still binds the acta.
         adjudications.register(adjudicated_juegos)
+        # AMM 3.20.c: a ruling that calls for the generic warning records it on the ladder.
+        from referees.services.rulings import on_ruling_changed
+        from scoring.signals import ruling_changed
+
+        ruling_changed.connect(on_ruling_changed, dispatch_uid="referees.3.20.c")

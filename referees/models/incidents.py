@@ -10,7 +10,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from scoring.models import ClockJuego, DelayWarning, ResultSubmission
+from scoring.models import ClockJuego, DelayWarning, HandRuling, ResultSubmission
 from torneo.models import Match, Pair, Player, Tournament
 
 
@@ -44,6 +44,10 @@ class Incident(models.Model):
     # Private: the staff of the tournament read it, the public never does.
     description = models.TextField(_("descripción"), blank=True)
     source = models.CharField(_("origen"), max_length=10, choices=Source.choices)
+    # AMM 3.20.c: the juez's ruling on a hand that called for the generic warning of 5.4.
+    ruling = models.ForeignKey(
+        HandRuling, verbose_name=_("fallo"), null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     reported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

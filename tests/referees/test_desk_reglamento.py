@@ -189,3 +189,30 @@ def test_the_loss_of_the_partida_replaces_an_acta_already_typed_until_the_next_d
     assert Sanction.objects.count() == 1
     late.refresh_from_db()
     assert (late.outcome, late.winner_id) == ("played", late.pair_a_id)
+
+
+def test_a_ruling_on_cards_put_into_the_deck_records_the_generic_warning_amm_3_20_c():
+    """3.20.c «siempre conllevará además la amonestación genérica del art. 5.4»: confirming the
+    ruling records an incident of 3.20.c linked to it and its apercibimiento on the ladder;
+    withdrawing the ruling undoes it."""
+    from scoring.models import HandRuling
+    from scoring.services.hands.rulings import hand_ruling_confirm, hand_ruling_withdraw
+    from tests.scoring.test_hands_services import table
+    from tests.scoring.test_ruling_pages import lie
+
+    t = table()
+    hand = lie(t)
+    saved = hand_ruling_confirm(hand=hand, by=t.juez, facts={"into_deck": [{"seat": 3, "recovered": True}]})
+    ruling = saved.ruling
+    assert "3.20.c" in ruling.articles
+    (sanction,) = Sanction.objects.filter(status="in_force")
+    assert (sanction.pair_id, sanction.article, sanction.step) == (t.match.pair_b_id, "3.20.c", STEP.APERCIBIMIENTO)
+    assert sanction.incident.ruling_id == ruling.pk and sanction.incident.status == "sanctioned"
+    # The ladder counts it: a second infraction of that pair in the partida is offered the juego.
+    proposal = ladder_proposal(pair=t.match.pair_b, match=t.match, article="3.19")
+    assert proposal is not None and proposal.step == STEP.JUEGO
+    # Ruling the hand again does not warn twice; withdrawing the ruling takes the warning back.
+    hand_ruling_confirm(hand=hand, by=t.juez, facts={"into_deck": [{"seat": 3, "recovered": True}]})
+    assert Sanction.objects.filter(status="in_force").count() == 1
+    hand_ruling_withdraw(ruling=HandRuling.objects.get(is_current=True), by=t.juez)
+    assert not Sanction.objects.filter(status="in_force").exists()

@@ -32,6 +32,7 @@ from scoring.mus.rulings_io import FACT_KEYS, read_facts, ruling_to_json
 from scoring.services.hands.records import Side, engine_record, other, to_match_frame
 from scoring.services.hands.result import ResultNote
 from scoring.services.hands.writes import after_write, lock_hand
+from scoring.signals import ruling_changed
 from torneo.errors import Conflict, NotAllowed, TournamentError
 from torneo.history import update_with_history
 from torneo.models import Match
@@ -118,6 +119,7 @@ def hand_ruling_confirm(
             won_by_ordago=any(event["kind"] == "ordago" for event in answer["events"]),
             ruled_by=signed_in_or_none(by),
         )
+        ruling_changed.send(sender=HandRuling, ruling=ruling, by=by, withdrawn=False)
         note = after_write(match, hand.game, by)
         return RulingSaved(ruling, hand.game, note)
 
@@ -134,6 +136,7 @@ def hand_ruling_withdraw(*, ruling: HandRuling, by: User) -> RulingSaved:
         ruling.withdrawn_by = signed_in_or_none(by)
         ruling.withdrawn_at = timezone.now()
         ruling.save(update_fields=["is_current", "withdrawn_by", "withdrawn_at"])
+        ruling_changed.send(sender=HandRuling, ruling=ruling, by=by, withdrawn=True)
         note = after_write(match, hand.game, by)
         return RulingSaved(ruling, hand.game, note)
 
