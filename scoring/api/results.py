@@ -17,7 +17,14 @@ from rest_framework.response import Response
 from scoring.messages import describe_submission
 from scoring.models import ResultSubmission
 from scoring.selectors import results as selectors
-from scoring.services.results import can_confirm, result_confirm, result_reject, result_resolve, result_submit
+from scoring.services.results import (
+    can_confirm,
+    result_confirm,
+    result_note,
+    result_reject,
+    result_resolve,
+    result_submit,
+)
 from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction
 from torneo.models import Match, Pair, Round
@@ -177,6 +184,14 @@ class LookupDisagreementSerializer(serializers.Serializer):
     by = serializers.CharField()
 
 
+class NoteSerializer(serializers.Serializer):
+    note = serializers.CharField(
+        max_length=500,
+        help_text="La nota (AMM 3.18): queda en el historial del acta; el resultado no cambia.",
+        error_messages={"required": "Escribe la nota.", "blank": "Escribe la nota."},
+    )
+
+
 class ResolveSerializer(serializers.Serializer):
     """The decision between two actas that disagree: keep one (choice) or enter another result."""
 
@@ -262,6 +277,7 @@ class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
         "entry_state": Action.RESULTS_ENTER,
         "lookup": Action.RESULTS_ENTER,
         "resolve": Action.RESULTS_RESOLVE,
+        "note": Action.RESULTS_OVERRIDE,
     }
 
     def get_queryset(self) -> QuerySet[Match]:
@@ -278,8 +294,8 @@ class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
         responses={201: SubmittedSerializer, 400: None, 403: None, 409: None},
         description="Anota (o corrige) el resultado de una mesa. Cada envío es una versión nueva; con la doble "
         "comprobación del torneo queda pendiente hasta que otra persona lo confirma. Tras publicarse el sorteo "
-        "siguiente (AMM 3.18) la ganadora ya no cambia: solo la organización corrige detalles que no cambian "
-        "ningún emparejamiento (tantos, un 3-1 por un 3-2), con un motivo (reason). La respuesta trae "
+        "siguiente (AMM 3.18) el resultado es inamovible para todos: la organización solo añade una nota "
+        "(results/<id>/note/); una mesa sin resultado aún la anota la organización, con un motivo. La respuesta trae "
         "además el mensaje que muestra la página (message) y las mesas de la ronda que aún faltan (state).",
     )
     def create(self, request: Request, tournament_slug: str) -> Response:
@@ -379,6 +395,24 @@ class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
         )
         sub = ResultSubmission.objects.select_related("match__round", "winner", "submitted_by", "confirmed_by")
         return Response(SubmissionSerializer(sub.get(pk=decision.pk)).data)
+
+    @extend_schema(
+        request=NoteSerializer,
+        responses={201: SubmissionSerializer, 400: None, 403: None, 404: None},
+        description="Una nota de la organización en el historial de un resultado (AMM 3.18: tras el sorteo "
+        "siguiente el resultado es inamovible; la nota no cambia nada de lo que cuenta).",
+    )
+    @action(detail=True, methods=["post"])
+    def note(self, request: Request, tournament_slug: str, pk: str) -> Response:
+        tournament = self.get_tournament()
+        serializer = NoteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        match = get_object_or_404(
+            Match.objects.select_related("round__tournament", "pair_a", "pair_b"), pk=pk, round__tournament=tournament
+        )
+        written = result_note(match=match, by=request.user, note=serializer.validated_data["note"])
+        sub = ResultSubmission.objects.select_related("match__round", "winner", "submitted_by", "confirmed_by")
+        return Response(SubmissionSerializer(sub.get(pk=written.pk)).data, status=201)
 
     @extend_schema(
         parameters=[

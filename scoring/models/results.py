@@ -20,6 +20,9 @@ class ResultSubmission(models.Model):
         # Double check (AMM 3.16): two people entered different actas; neither counts until the
         # organizer or a juez decides (scoring.services.results.result_resolve).
         DISPUTED = "disputed", _("En desacuerdo")
+        # AMM 3.18: after the next draw nothing of a result changes; the organizer may add a note
+        # to its history (scoring.services.results.result_note), which counts for nothing.
+        NOTE = "note", _("Nota")
 
     class Source(models.TextChoices):
         CONTROL = "control", _("Mesa de control")
@@ -28,9 +31,11 @@ class ResultSubmission(models.Model):
         API = "api", _("API")
         HANDS = "hands", _("Manos anotadas")
         RESOLUTION = "resolution", _("Decisión de un desacuerdo")
-        # What the table's clock decided (AMM 6.1.b lateness, 6.5.b forced end, juegos tapped):
-        # always a proposal that the mesa, a juez or the losing pair confirms.
+        # What the table's clock decided (AMM 6.1.b lateness, 6.5.b forced end, juegos tapped): a
+        # rule's result counts at once; juegos tapped to the end are a proposal that the mesa, a
+        # juez or the losing pair confirms.
         CLOCK = "clock", _("Reloj de la partida")
+        NOTE = "note", _("Nota de la organización")
 
     match = models.ForeignKey(Match, verbose_name=_("partida"), on_delete=models.CASCADE, related_name="submissions")
     version = models.PositiveIntegerField(_("versión"))

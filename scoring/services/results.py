@@ -381,17 +381,17 @@ def result_submit(
             raise TournamentError(_("La ronda no está publicada."), code="unpublished")
         locked = is_locked(match)
         if locked:
-            # AMM 3.18: after the next draw only the organizer may change it, with a reason.
+            # AMM 3.18: a partida with no result yet may still be entered, by the organizer, with a reason.
             if not can(by, tournament, Action.RESULTS_OVERRIDE):
                 raise NotAllowed(
                     _(
                         "El resultado de la mesa %(t)s es inamovible: ya se ha publicado el sorteo "
-                        "siguiente (AMM 3.18). Solo la organización puede cambiarlo, con un motivo."
+                        "siguiente (AMM 3.18). Solo la organización puede añadir una nota al historial."
                     )
                     % {"t": match.table_number or "—"}
                 )
-            if not reason:
-                raise _errors(reason=_("Cambiar un resultado ya cerrado (AMM 3.18) necesita un motivo."))
+            if not reason and match.outcome == Outcome.PENDING:
+                raise _errors(reason=_("Anotar un resultado en una ronda ya cerrada (AMM 3.18) necesita un motivo."))
         disputed = _disputed(match)
         if disputed:
             # Only a third decision settles two actas that disagree (result_resolve).
@@ -415,9 +415,7 @@ def result_submit(
             match=match, outcome=outcome, games_a=games_a, games_b=games_b, winner=winner, tantos=tantos
         )
         if locked:
-            _keep_what_the_draw_used(
-                match, outcome=data["outcome"], winner_id=data["winner"].pk if data["winner"] else None
-            )
+            _final_after_the_draw(match, data)
         if data["outcome"] == Outcome.RULING and not reason:
             raise _errors(reason=_("Escribe la decisión del juez (quién y por qué) en el motivo."))
         from_players = source == ResultSubmission.Source.HANDS and not _records_as_staff(by, tournament)
@@ -518,26 +516,78 @@ def result_propose(
     return sub
 
 
-def _keep_what_the_draw_used(match: Match, *, outcome: str, winner_id: int | None) -> None:
+def _values(sub: ResultSubmission) -> dict[str, Any]:
+    return {
+        "outcome": sub.outcome,
+        "games_a": sub.games_a,
+        "games_b": sub.games_b,
+        "winner": sub.winner,
+        "tantos": list(sub.tantos or []),
+    }
+
+
+def _final_after_the_draw(match: Match, data: dict[str, Any]) -> None:
     """AMM 3.18: «una vez efectuado el siguiente sorteo el resultado que conste será inamovible».
 
-    The next draw paired the pairs by who won and who lost this partida, so that can no longer
-    change, not even by the organizer: a correction may only fix what changes nobody's pairing
-    (the tantos, a 3-1 written for a 3-2), and it needs a reason on record (checked by the caller).
-    A partida with no result yet has nothing that stands, and may still be entered."""
+    Nothing of a result that stands changes once the next draw is out — not the winner, not the
+    juegos nor the tantos (they feed the tiebreaks), for nobody: the organizer may only add a note
+    to its history (`result_note`), or settle a disagreement left over by keeping that very result.
+    A partida with no result yet has nothing that stands, and may still be entered (by the
+    organizer, with a reason; checked by the caller)."""
     if match.outcome == Outcome.PENDING:
         return
-    pairs = {match.pair_a_id, match.pair_b_id}
-    losers = pairs if outcome == Outcome.DOUBLE_LOSS else pairs - {winner_id}
-    if losers != set(match.loser_ids()):
-        raise _errors(
-            winner=_(
-                "El sorteo siguiente ya usó este resultado y la ganadora no puede cambiar (AMM 3.18: «una "
-                "vez efectuado el siguiente sorteo el resultado que conste será inamovible»). Solo se "
-                "corrigen detalles que no cambian ningún emparejamiento (tantos, un 3-1 por un 3-2), con "
-                "un motivo."
-            )
+    tantos = data["tantos"] or []
+    same = (
+        data["outcome"] == match.outcome
+        and data["games_a"] == match.games_a
+        and data["games_b"] == match.games_b
+        and (data["winner"].pk if data["winner"] else None) == match.winner_id
+        and (sum(a for a, _b in tantos) if tantos else None) == match.tantos_a
+        and (sum(b for _a, b in tantos) if tantos else None) == match.tantos_b
+    )
+    if same:
+        return
+    raise TournamentError(
+        _(
+            "El resultado de la mesa %(t)s es inamovible: ya se ha publicado el sorteo siguiente (AMM 3.18: «una "
+            "vez efectuado el siguiente sorteo el resultado que conste será inamovible»). La organización puede "
+            "añadir una nota al historial; el resultado no cambia."
         )
+        % {"t": match.table_number or "—"},
+        code="final",
+    )
+
+
+def result_note(*, match: Match, by: User, note: str) -> ResultSubmission:
+    """AMM 3.18: the organizer adds a note to the history of a result that can no longer change (a
+    late claim, an error found after the draw). A version that counts for nothing: it repeats the
+    result that stands, with the note as its reason."""
+    note = (note or "").strip()
+    if not note:
+        raise _errors(note=_("Escribe la nota."))
+    if len(note) > MAX_REASON:
+        raise _errors(note=_("La nota es demasiado larga (máximo %(n)d caracteres).") % {"n": MAX_REASON})
+    with transaction.atomic():
+        match = _lock(match.pk)
+        if not can(by, match.round.tournament, Action.RESULTS_OVERRIDE):
+            raise NotAllowed(_("Solo la organización añade notas al historial de un resultado."))
+        if match.outcome == Outcome.PENDING or match.is_bye:
+            raise TournamentError(_("La mesa %(t)s no tiene resultado todavía.") % {"t": match.table_number or "—"})
+        current = match.submissions.filter(status=Status.CONFIRMED).order_by("-version").first()
+        sub = ResultSubmission.objects.create(
+            match=match,
+            version=latest_version(match) + 1,
+            source=ResultSubmission.Source.NOTE,
+            submitted_by=signed_in(by),
+            reason=note,
+            status=Status.NOTE,
+            outcome=match.outcome if match.outcome in SUBMITTABLE else Outcome.PLAYED,
+            games_a=current.games_a if current else match.games_a,
+            games_b=current.games_b if current else match.games_b,
+            winner_id=match.winner_id,
+            tantos=list(current.tantos or []) if current else [],
+        )
+    return sub
 
 
 def _records_as_staff(user: User | None, tournament: Tournament) -> bool:
@@ -637,9 +687,9 @@ def result_confirm(*, submission: ResultSubmission, by: User) -> ResultSubmissio
         if not can_confirm(by, sub):
             raise NotAllowed(_("Solo la mesa de control o la pareja perdedora pueden confirmar este resultado."))
         if is_locked(match):
+            _final_after_the_draw(match, _values(sub))
             if not can(by, match.round.tournament, Action.RESULTS_OVERRIDE):
                 raise NotAllowed(_("La ronda ya está cerrada (AMM 3.18): solo la organización puede confirmarlo."))
-            _keep_what_the_draw_used(match, outcome=sub.outcome, winner_id=sub.winner_id)
         return _confirm(match, sub, by)
 
 
@@ -751,9 +801,7 @@ def result_resolve(
                 match=match, outcome=outcome, games_a=games_a, games_b=games_b, winner=winner, tantos=tantos
             )
         if is_locked(match):
-            _keep_what_the_draw_used(
-                match, outcome=data["outcome"], winner_id=data["winner"].pk if data["winner"] else None
-            )
+            _final_after_the_draw(match, data)
         decider = signed_in(by)
         decision = ResultSubmission.objects.create(
             match=match,

@@ -30,6 +30,7 @@ from scoring.services.results import (
     disagreement,
     resolve_refusal,
     result_confirm,
+    result_note,
     result_reject,
     result_resolve,
     result_submit,
@@ -101,8 +102,8 @@ SCRIPT_STRINGS = {
         "Pendiente de confirmar: {a}–{b}, anotado por {by}. Si el acta dice lo mismo, anótalo igual y queda confirmado."
     ),
     "locked": gettext_lazy(
-        "Ronda cerrada (AMM 3.18): la ganadora ya no puede cambiar; solo la organización corrige detalles "
-        "(tantos, un 3-1 por un 3-2), con un motivo."
+        "Ronda cerrada (AMM 3.18): el resultado es inamovible; la organización puede añadir una nota en el "
+        "historial."
     ),
     "prepared": gettext_lazy(
         "El sorteo de la ronda siguiente ya está preparado: si cambias este resultado habrá que anular esa ronda "
@@ -296,12 +297,17 @@ def result_history(request: HttpRequest, slug: str, match_id: int) -> HttpRespon
     may_enter = can(request.user, tournament, Action.RESULTS_ENTER)
     locked = round_locked(match.round)
     disputed = disagreement(match)
+    standing = match.outcome != Match.Outcome.PENDING
     may_correct = (
         may_enter
         and match.pair_b_id is not None
         and not disputed  # two actas that disagree are decided, not corrected
+        and not (locked and standing)  # AMM 3.18: inamovible, for everybody
         and (not locked or can(request.user, tournament, Action.RESULTS_OVERRIDE))
     )
+    # AMM 3.18: after the next draw the organizer may only add a note to the history.
+    may_note = locked and standing and can(request.user, tournament, Action.RESULTS_OVERRIDE)
+    note_error = ""
     refusal = resolve_refusal(request.user, match, disputed) if disputed else None
     resolve_form = ResolveForm(versions=disputed)
     form = CorrectionForm(initial=_initial(match))
@@ -317,6 +323,17 @@ def result_history(request: HttpRequest, slug: str, match_id: int) -> HttpRespon
             )
         disputed = disagreement(match)
         refusal = resolve_refusal(request.user, match, disputed) if disputed else None
+    elif request.method == "POST" and request.POST.get("action") == "note":
+        if not can(request.user, tournament, Action.RESULTS_OVERRIDE):
+            raise PermissionDenied
+        try:
+            result_note(match=match, by=request.user, note=request.POST.get("note", ""))
+        except (ValidationError, TournamentError) as exc:
+            note_error = " ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)
+            status = 400
+        else:
+            messages.success(request, _("Nota añadida al historial: el resultado no cambia (AMM 3.18)."))
+            return redirect("scoring:result_history", slug=slug, match_id=match.pk)
     elif request.method == "POST":
         if not may_enter:
             raise PermissionDenied
@@ -339,6 +356,8 @@ def result_history(request: HttpRequest, slug: str, match_id: int) -> HttpRespon
         "form": form,
         "locked": locked,
         "may_correct": may_correct,
+        "may_note": may_note,
+        "note_error": note_error,
         "may_enter": may_enter,
         "disagreement": disputed,
         "may_resolve": bool(disputed) and refusal is None,

@@ -1,7 +1,7 @@
 """The permission matrix of results, for every role (anonymous, a user with no role, a player,
 juez, mesa de control, organizer, another tournament's organizer, superuser): entering results is
-for the mesa and the organizer (never the juez), correcting a locked round (AMM 3.18) only for the
-organizer, and confirming for the staff or a player of the losing pair (AMM 3.16) — not of the
+for the mesa and the organizer (never the juez), adding a note to a locked result (AMM 3.18: it never changes) only for
+the organizer, and confirming for the staff or a player of the losing pair (AMM 3.16) — not of the
 winning one. Two actas that disagree (double check) are confirmed by nobody and decided by the
 organizer or a juez (Action.RESULTS_RESOLVE), who also see the queue. Enforced on the server, pages
 and API alike."""
@@ -90,8 +90,8 @@ def entry(w: World) -> dict[str, Any]:
     return {"round": 1, "table": match(w).table_number, "games_a": 3, "games_b": 1, "version": 0}
 
 
-def correction(w: World) -> dict[str, Any]:
-    return {"outcome": "played", "games_a": 3, "games_b": 2, "version": 1, "reason": "Reclamación aceptada"}
+def note(w: World) -> dict[str, Any]:
+    return {"action": "note", "note": "Reclamación tras el sorteo: el resultado no cambia"}
 
 
 CASES = [
@@ -109,11 +109,11 @@ CASES = [
         lambda w: {"outcome": "played", "games_a": 3, "games_b": 0, "version": 0},
     ),
     Case(
-        "correct a locked round (AMM 3.18)",
+        "note on a locked result (AMM 3.18)",
         "post",
         lambda w: f"{s(w)}/gestion/resultados/partida/{locked(w).pk}/",
         ORGANIZER,
-        correction,
+        note,
     ),
     Case(
         "confirmation page",
@@ -193,11 +193,11 @@ CASES = [
     ),
     Case("api history", "get", lambda w: f"{api(w)}/results/{match(w).pk}/history/", VIEWERS_PRIVATE, api=True),
     Case(
-        "api correct a locked round (AMM 3.18)",
+        "api note on a locked result (AMM 3.18)",
         "post",
-        lambda w: f"{api(w)}/results/",
+        lambda w: f"{api(w)}/results/{locked(w).pk}/note/",
         ORGANIZER,
-        lambda w: {"match": locked(w).pk, **correction(w)},
+        note,
         api=True,
     ),
     Case(

@@ -273,7 +273,7 @@ def test_pending_tables_for_the_mesa(api):
     assert state["round"] == 1 and state["decided"] == 1 and len(state["missing"]) == 2
 
 
-def test_locked_round_needs_the_organizer_and_a_reason_amm_3_18(api):
+def test_a_locked_result_changes_for_nobody_and_the_organizer_adds_a_note_amm_3_18(api):
     sim, round_, client, base = api
     for m in playing(round_):
         result_submit(match=m, by=sim.organizer, games_a=3, games_b=1)
@@ -284,16 +284,16 @@ def test_locked_round_needs_the_organizer_and_a_reason_amm_3_18(api):
     assert refused.status_code == 403 and "AMM 3.18" in refused.json()["detail"]
     organizer = APIClient()
     organizer.force_authenticate(sim.organizer)
-    no_reason = organizer.post(f"{base}/results/", body, format="json")
-    assert no_reason.status_code == 400 and "motivo" in no_reason.json()["reason"][0]
-    other_winner = organizer.post(
-        f"{base}/results/", {**body, "games_a": 0, "games_b": 3, "reason": "x"}, format="json"
-    )
-    assert (
-        other_winner.status_code == 400 and "la ganadora no puede cambiar (AMM 3.18" in other_winner.json()["winner"][0]
-    )
-    done = organizer.post(f"{base}/results/", {**body, "reason": "Reclamación"}, format="json")
-    assert done.status_code == 201 and done.json()["reason"] == "Reclamación"
+    also = organizer.post(f"{base}/results/", {**body, "reason": "Reclamación"}, format="json")
+    assert also.status_code in (400, 409) and "inamovible" in str(also.json())
+    assert client.post(f"{base}/results/{match.pk}/note/", {"note": "x"}, format="json").status_code == 403
+    empty = organizer.post(f"{base}/results/{match.pk}/note/", {"note": ""}, format="json")
+    assert empty.status_code == 400 and "nota" in empty.json()["note"][0]
+    noted = organizer.post(f"{base}/results/{match.pk}/note/", {"note": "Reclamación tardía"}, format="json")
+    assert noted.status_code == 201 and noted.json()["reason"] == "Reclamación tardía"
+    assert noted.json()["status"] == "note"
+    match.refresh_from_db()
+    assert (match.games_a, match.games_b, match.result_version) == (3, 1, 1)
 
 
 def test_the_losing_pairs_player_sees_and_confirms_the_proposal_amm_3_16(world):

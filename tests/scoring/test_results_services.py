@@ -13,6 +13,7 @@ from scoring.services.results import (
     disagreement,
     is_locked,
     result_confirm,
+    result_note,
     result_reject,
     result_resolve,
     result_submit,
@@ -303,31 +304,31 @@ def two_rounds(**fields):
 
 
 def test_results_are_final_once_the_next_draw_is_published_amm_3_18():
-    """AMM 3.18: «una vez efectuado el siguiente sorteo el resultado que conste será inamovible». The
-    organizer may still correct what changes nobody's pairing (a 3-1 for a 3-2), with a reason."""
+    """AMM 3.18: «una vez efectuado el siguiente sorteo el resultado que conste será inamovible»:
+    nothing changes, for anybody — not even a 3-1 for a 3-2, which feeds the juegos tiebreak. The
+    organizer may add a note to the history; the counted result stays."""
     sim, control, match = two_rounds()
     assert is_locked(match)
     with pytest.raises(NotAllowed, match=r"inamovible: ya se ha publicado el sorteo siguiente \(AMM 3.18\)"):
         result_submit(match=match, by=control, games_a=3, games_b=2, expected_version=1)
-    with pytest.raises(ValidationError) as error:
-        result_submit(match=match, by=sim.organizer, games_a=3, games_b=2, expected_version=1)
-    assert error.value.message_dict == {"reason": ["Cambiar un resultado ya cerrado (AMM 3.18) necesita un motivo."]}
-    sub = result_submit(
-        match=match,
-        by=sim.organizer,
-        games_a=3,
-        games_b=2,
-        expected_version=1,
-        reason="El acta decía 3-1; fue 3-2",
-    )
-    assert (sub.version, sub.status, sub.submitted_by, sub.reason) == (
+    with pytest.raises(TournamentError, match=r"inamovible") as error:
+        result_submit(match=match, by=sim.organizer, games_a=3, games_b=2, expected_version=1, reason="Fue 3-2")
+    assert error.value.code == "final" and "añadir una nota" in str(error.value)
+    note = result_note(match=match, by=sim.organizer, note="La pareja reclama un 3-2 tras el sorteo: no procede")
+    assert (note.version, note.status, note.submitted_by, note.games_a, note.games_b) == (
         2,
-        Status.CONFIRMED,
+        Status.NOTE,
         sim.organizer,
-        "El acta decía 3-1; fue 3-2",
+        3,
+        1,
     )
+    with pytest.raises(NotAllowed):
+        result_note(match=match, by=control, note="No soy la organización")
+    with pytest.raises(ValidationError) as empty:
+        result_note(match=match, by=sim.organizer, note="  ")
+    assert "note" in empty.value.message_dict
     match.refresh_from_db()
-    assert (match.winner_id, match.games_a, match.games_b) == (match.pair_a_id, 3, 2)
+    assert (match.winner_id, match.games_a, match.games_b, match.result_version) == (match.pair_a_id, 3, 1, 1)
 
 
 @pytest.mark.parametrize(
@@ -336,28 +337,21 @@ def test_results_are_final_once_the_next_draw_is_published_amm_3_18():
         {"games_a": 0, "games_b": 3},
         {"outcome": Outcome.DOUBLE_LOSS, "games_a": 2, "games_b": 2},
         {"outcome": Outcome.RULING, "winner": "b", "games_a": 1, "games_b": 2},
+        {"games_a": 3, "games_b": 2},
     ],
-    ids=["other-winner", "double-loss", "ruling-for-the-other"],
+    ids=["other-winner", "double-loss", "ruling-for-the-other", "other-juegos"],
 )
-def test_amm_3_18_not_even_the_organizer_changes_the_winner_the_next_draw_used(change):
+def test_amm_3_18_not_even_the_organizer_changes_a_result_the_next_draw_used(change):
     """AMM 3.18: «una vez efectuado el siguiente sorteo el resultado que conste será inamovible»."""
     sim, _control, match = two_rounds()
     kwargs = dict(change)
     if kwargs.get("winner") == "b":
         kwargs["winner"] = match.pair_b
-    with pytest.raises(ValidationError) as error:
+    with pytest.raises(TournamentError, match="inamovible"):
         result_submit(match=match, by=sim.organizer, expected_version=1, reason="reclamación tardía", **kwargs)
-    assert "la ganadora no puede cambiar (AMM 3.18" in error.value.message_dict["winner"][0]
     match.refresh_from_db()
     assert (match.result_version, match.winner_id, match.games_a, match.games_b) == (1, match.pair_a_id, 3, 1)
     assert match.submissions.count() == 1
-
-
-def test_the_organizers_override_is_final_at_once_even_with_double_check_amm_3_18():
-    sim, _control, match = two_rounds()
-    tournament_update(tournament=sim.tournament, data={"results_double_check": True})
-    sub = result_submit(match=match, by=sim.organizer, games_a=3, games_b=2, expected_version=1, reason="error")
-    assert sub.status == Status.CONFIRMED
 
 
 def test_a_prepared_but_unpublished_next_round_does_not_lock_amm_3_18():
@@ -375,7 +369,7 @@ def test_a_prepared_but_unpublished_next_round_does_not_lock_amm_3_18():
         draw_publish(draw=live_draw(second), public_value="4", witness=sim.juez, by=sim.organizer)
 
 
-def test_results_are_final_once_the_tournament_is_finished():
+def test_results_are_final_once_the_tournament_is_finished_amm_3_18():
     sim = new_tournament(2, seed=1)
     (match,) = playing(publish_next_round(sim))
     result_submit(match=match, by=sim.organizer, games_a=3, games_b=0)
@@ -383,6 +377,8 @@ def test_results_are_final_once_the_tournament_is_finished():
     tournament_update(tournament=sim.tournament, data={"status": Tournament.Status.FINISHED})
     with pytest.raises(NotAllowed):
         result_submit(match=match, by=control, games_a=0, games_b=3, expected_version=1)
+    with pytest.raises(TournamentError, match="inamovible"):
+        result_submit(match=match, by=sim.organizer, games_a=3, games_b=1, expected_version=1, reason="error")
 
 
 # --- double check: AMM 3.16 --------------------------------------------------------------------------
@@ -535,9 +531,9 @@ def test_the_organizer_who_entered_one_resolves_only_when_no_one_else_can_amm_3_
     assert done.status == Status.CONFIRMED
 
 
-def test_a_disagreement_left_after_the_next_draw_is_the_organizers_and_keeps_the_winner_amm_3_16_amm_3_18():
-    """AMM 3.18: once the next draw is published only the organizer decides, and the winner the
-    draw used stays; AMM 3.16: until then, neither correction counts."""
+def test_a_disagreement_left_after_the_next_draw_is_the_organizers_and_keeps_the_result_amm_3_16_amm_3_18():
+    """AMM 3.18: once the next draw is published only the organizer decides, and only to keep the
+    result that stands (the one the draw used); AMM 3.16: until then, neither correction counts."""
     sim = new_tournament(4, seed=8, format=Tournament.Format.CEROS, max_losses=2, results_double_check=True)
     mesa1 = grant(UserFactory(), sim.tournament, "control")
     mesa2 = grant(UserFactory(), sim.tournament, "control")
@@ -552,12 +548,13 @@ def test_a_disagreement_left_after_the_next_draw_is_the_organizers_and_keeps_the
     versions = disagreement(match)
     with pytest.raises(NotAllowed, match=r"AMM 3.18"):
         result_resolve(match=match, by=sim.juez, reason="reclamación", choice=versions[0])
-    with pytest.raises(ValidationError) as error:
-        result_resolve(match=match, by=sim.organizer, reason="reclamación", choice=versions[1])
-    assert "la ganadora no puede cambiar (AMM 3.18" in error.value.message_dict["winner"][0]
-    result_resolve(match=match, by=sim.organizer, reason="Fue 3-2", choice=versions[0])
+    for choice in versions:
+        with pytest.raises(TournamentError, match="inamovible"):
+            result_resolve(match=match, by=sim.organizer, reason="reclamación", choice=choice)
+    result_resolve(match=match, by=sim.organizer, reason="Queda el 3-1 que usó el sorteo", games_a=3, games_b=1)
     match.refresh_from_db()
-    assert (match.winner_id, match.games_a, match.games_b, match.result_version) == (match.pair_a_id, 3, 2, 4)
+    assert (match.winner_id, match.games_a, match.games_b, match.result_version) == (match.pair_a_id, 3, 1, 4)
+    assert disagreement(match) == []
 
 
 def test_a_player_of_the_losing_pair_can_confirm_but_not_a_winner_amm_3_16(world):

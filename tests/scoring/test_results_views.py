@@ -251,7 +251,8 @@ def test_a_special_outcome_from_the_entry_form_amm_6_1_b(mesa):
     assert (match.outcome, match.winner_id, match.games_a, match.games_b) == ("walkover", match.pair_b_id, 0, 3)
 
 
-def test_a_locked_round_says_so_and_only_the_organizer_corrects_it_with_a_reason_amm_3_18(mesa):
+def test_a_locked_round_says_so_and_nobody_changes_it_amm_3_18(mesa):
+    """AMM 3.18 «el resultado que conste será inamovible»: not the mesa, not the organizer."""
     sim, round_, client, _user = mesa
     for m in playing(round_):
         result_submit(match=m, by=sim.organizer, games_a=3, games_b=1)
@@ -265,13 +266,12 @@ def test_a_locked_round_says_so_and_only_the_organizer_corrects_it_with_a_reason
     organizer = Client()
     organizer.force_login(sim.organizer)
     page = organizer.get(entry_url(sim.tournament), {"ronda": 1}).content.decode()
-    assert "La ganadora ya no puede cambiar" in page and "un 3-1 por un 3-2" in page
-    no_reason = organizer.post(entry_url(sim.tournament), post)
-    assert no_reason.status_code == 400
-    assert "necesita un motivo" in form_errors(no_reason.content.decode())["reason"][0]
-    assert organizer.post(entry_url(sim.tournament), {**post, "reason": "Reclamación (juez Ana)"}).status_code == 302
-    latest = match.submissions.first()
-    assert (latest.version, latest.reason, latest.submitted_by) == (2, "Reclamación (juez Ana)", sim.organizer)
+    assert "también para la organización" in page and "añadir una nota" in page
+    also_refused = organizer.post(entry_url(sim.tournament), {**post, "reason": "Reclamación (juez Ana)"})
+    assert also_refused.status_code in (400, 409) and "inamovible" in also_refused.content.decode()
+    assert match.submissions.count() == 1
+    match.refresh_from_db()
+    assert (match.games_a, match.games_b, match.result_version) == (3, 1, 1)
 
 
 def test_no_round_published_yet(world):
@@ -299,17 +299,27 @@ def test_the_history_shows_every_version_with_who_when_status_and_reason(mesa):
     assert "Guardar la corrección" in html
 
 
-def test_history_of_a_locked_round_explains_who_may_correct_amm_3_18(mesa):
+def test_history_of_a_locked_round_offers_the_organizer_a_note_only_amm_3_18(mesa):
     sim, round_, client, _user = mesa
     for m in playing(round_):
         result_submit(match=m, by=sim.organizer, games_a=3, games_b=1)
     publish_next_round(sim)
-    url = f"/torneos/{sim.tournament.slug}/gestion/resultados/partida/{playing(round_)[0].pk}/"
+    match = playing(round_)[0]
+    url = f"/torneos/{sim.tournament.slug}/gestion/resultados/partida/{match.pk}/"
     html = client.get(url).content.decode()
-    assert "Solo la organización puede corregirlo, con un motivo." in html and "Guardar la corrección" not in html
+    assert "Solo la organización puede añadir una nota al historial." in html and "Guardar la corrección" not in html
+    assert client.post(url, {"action": "note", "note": "La mesa no puede"}).status_code == 403
     organizer = Client()
     organizer.force_login(sim.organizer)
-    assert "la ganadora ya no puede cambiar; solo se corrigen detalles" in organizer.get(url).content.decode()
+    page = organizer.get(url).content.decode()
+    assert "Añadir una nota" in page and "Guardar la corrección" not in page
+    assert organizer.post(url, {"action": "note", "note": "  "}).status_code == 400
+    done = organizer.post(url, {"action": "note", "note": "Reclaman un 3-2 después del sorteo"})
+    assert done.status_code == 302
+    html = organizer.get(url).content.decode()
+    assert "Reclaman un 3-2 después del sorteo" in html and re.search(r'<tr class="sub-note"><td>2</td>', html)
+    match.refresh_from_db()
+    assert (match.games_a, match.games_b, match.result_version) == (3, 1, 1)
 
 
 # --- the double check: confirmation by another person or the losing pair ------------------------------------
