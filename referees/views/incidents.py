@@ -1,240 +1,44 @@
-"""The juez's pages (AMM chapter V), Spanish and phone first, complete without JavaScript:
-
-- the juez's desk (Action.INCIDENTS_MANAGE): an incident logged from the table's number in three
-  taps (5.3.a), the open incidents newest first, and the round's tables by urgency (open incidents
-  first, then by number) with their clocks' phase;
-- an incident (Action.INCIDENTS_MANAGE): the pair's sanctions in force, what the ladder of 5.4
-  proposes (the steps above it need a reason, 5.4.a), the sanction given, or the incident closed
-  without one;
-- the log (Action.VIEW_PRIVATE: the organizer, the jueces and, read-only, the mesa de control, who
-  enters the results a sanction changes): every incident with its sanctions, filtered, and a
-  sanction undone with its reason (Action.INCIDENTS_MANAGE); the same rows as a spreadsheet;
-- the players' report (5.3): a player of the partida (or its staff) tells the jueces.
-
-Thin: referees.services write (plain POSTs; a refusal shown next to its field with status 400,
-nothing written; then POST/redirect/GET with a Spanish message), referees.selectors read."""
+"""An incident (Action.INCIDENTS_MANAGE): the pair's sanctions in force, what the ladder of AMM 5.4
+proposes (the steps above it need a reason, 5.4.a), the sanction given, or the incident closed
+without one; the log (Action.VIEW_PRIVATE) with its spreadsheet; and the players' report (5.3)."""
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referees.forms import (
-    DeskForm,
     DismissForm,
     LogFilterForm,
     ReportForm,
     SanctionForm,
-    SubstituteCancelForm,
-    SubstituteForm,
     UndoForm,
 )
-from referees.models import Incident, Sanction, Substitution
+from referees.models import Incident, Sanction
 from referees.rules.ladder import Proposal, Step
 from referees.selectors.sanctions import (
     IncidentFilter,
     articles,
     incidents,
-    juez_zone,
-    open_counts,
     pair_sanctions,
     sanction_line,
     sanctions,
 )
 from referees.services.incidents import incident_dismiss, incident_report
 from referees.services.sanctions import ladder_proposal, past_of, sanction_give, sanction_undo
-from referees.services.substitutes import substitute_authorise, substitute_cancel
-from scoring.selectors.clocks import round_clocks
-from scoring.selectors.results import published_rounds
-from scoring.selectors.rulings import hands_awaiting_ruling
-from scoring.views.clocks import Card, cards_for
+from referees.views.common import _rows
 from torneo import sheets
 from torneo.forms.errors import service_errors
-from torneo.models import Match, Pair, Round, Tournament
+from torneo.models import Pair, Tournament
 from torneo.permissions import Action, access_match, can, member_pairs
-from torneo.tableranges import format_tables, in_tables
 from torneo.views.access import LoginRequired, tournament_for
-
-# The services' error keys that are not the forms' own fields: on the whole form.
-_DESK_FIELDS = {"article": "article", "pair": "pair", "description": "description", "match": "table"}
-
-
-def _round(rounds: list[Round], number: object) -> Round | None:
-    """The published round ``number`` names (404 if none), or the latest."""
-    text = str(number or "")
-    if not text:
-        return rounds[-1] if rounds else None
-    if not (text.isascii() and text.isdigit()):
-        raise Http404
-    found = next((r for r in rounds if r.number == int(text)), None)
-    if found is None:
-        raise Http404
-    return found
-
-
-def _match_at(round_: Round | None, table: int | None) -> Match | None:
-    if round_ is None or table is None:
-        return None
-    return (
-        Match.objects.filter(round=round_, table_number=table)
-        .select_related("round__tournament", "pair_a", "pair_b")
-        .first()
-    )
-
-
-def _titles(tournament: Tournament) -> dict[str, str]:
-    """Each article's title, translated once per page."""
-    return {a.code: _(a.title) for a in articles(tournament)}
-
-
-@dataclasses.dataclass
-class Row:
-    """An incident as the lists show it."""
-
-    incident: Incident
-    title: str
-
-    @property
-    def versions(self) -> list[Sanction]:
-        return sorted(self.incident.sanctions.all(), key=lambda s: (s.number, s.version))
-
-
-def _rows(rows: Any, tournament: Tournament) -> list[Row]:
-    titles = _titles(tournament)
-    return [Row(i, titles.get(i.article, i.article)) for i in rows]
-
-
-# --- the juez's desk ------------------------------------------------------------------------------
-
-
-@dataclasses.dataclass
-class Table:
-    """One table of the round on the desk: its clock and its open incidents."""
-
-    card: Card
-    open: int
-
-    @property
-    def urgency(self) -> tuple[int, int, tuple[int, float, int, int]]:
-        """Open incidents first, then the clocks' order (6.6 alerts, absences, ended by time,
-        última mano, excedido, ajustes, then by time left: scoring's Card.urgency)."""
-        return (0 if self.open else 1, -self.open, self.card.urgency)
-
-
-def juez_desk(request: HttpRequest, slug: str) -> HttpResponse:
-    """The juez walking the room: an incident from a table's number, the open ones, the tables."""
-    tournament = tournament_for(request, slug, Action.INCIDENTS_MANAGE)
-    rounds = published_rounds(tournament)
-    base = reverse("referees:juez_desk", kwargs={"slug": slug})
-    if request.method == "POST":
-        round_ = _round(rounds, request.POST.get("ronda"))
-        form = _desk_form(request, tournament, round_)
-        if form.is_valid():
-            match = _match_at(round_, form.cleaned_data["table"])
-            if round_ is None:
-                form.add_error(None, _("Todavía no hay ninguna ronda publicada."))
-            elif match is None:
-                form.add_error(
-                    "table",
-                    _("No hay ninguna mesa %(t)d en la ronda %(r)d.")
-                    % {"t": form.cleaned_data["table"], "r": round_.number},
-                )
-            elif match.pair_b is None:
-                form.add_error("table", _("Esa mesa es una exenta: no se juega."))
-            else:
-                incident = _log_incident(request, tournament, form, match)
-                if incident is not None:
-                    return redirect(f"{base}?ronda={round_.number}#incidencia-{incident.pk}")
-        return _desk_page(request, tournament, rounds, round_, form, status=400)
-    round_ = _round(rounds, request.GET.get("ronda"))
-    table = request.GET.get("mesa", "")
-    match = None
-    initial: dict[str, Any] = {"ronda": round_.number if round_ else None}
-    if table.isascii() and table.isdigit() and len(table) < 5:
-        match = _match_at(round_, int(table))
-        if match is not None:
-            initial["table"] = match.table_number
-    article = request.GET.get("articulo", "")
-    if any(a.code == article for a in articles(tournament)):
-        initial["article"] = article  # from a table's alert (AMM 6.6)
-    form = DeskForm(initial=initial, tournament=tournament, match=match)
-    return _desk_page(request, tournament, rounds, round_, form)
-
-
-def _desk_form(request: HttpRequest, tournament: Tournament, round_: Round | None) -> DeskForm:
-    """The desk's form as POSTed; the pairs named when the table is one of the round's."""
-    table = request.POST.get("table", "")
-    match = _match_at(round_, int(table)) if table.isascii() and table.isdigit() and len(table) < 5 else None
-    return DeskForm(request.POST, tournament=tournament, match=match)
-
-
-def _log_incident(request: HttpRequest, tournament: Tournament, form: DeskForm, match: Match) -> Incident | None:
-    data = form.cleaned_data
-    pair = match.pair_a if data["pair"] == "A" else match.pair_b
-    incident = None
-    with service_errors(form, field_for=lambda key: _DESK_FIELDS.get(key)) as call:
-        incident = incident_report(
-            tournament=tournament,
-            by=request.user,
-            article=data["article"],
-            match=match,
-            pair=pair,
-            description=data.get("description") or "",
-        )
-    if not call.ok or incident is None or pair is None:
-        return None
-    messages.success(
-        request,
-        _("Mesa %(t)s: incidencia anotada a la pareja %(p)s (AMM %(a)s).")
-        % {"t": match.table_number, "p": pair.number, "a": incident.article},
-    )
-    return incident
-
-
-def _desk_page(
-    request: HttpRequest,
-    tournament: Tournament,
-    rounds: list[Round],
-    round_: Round | None,
-    form: DeskForm,
-    status: int = 200,
-) -> HttpResponse:
-    now = timezone.now()
-    cards = cards_for(round_clocks(round_, now), now, tournament) if round_ else []
-    counts = open_counts(tournament, [c.match for c in cards])
-    tables = sorted((Table(c, counts.get(c.pk, 0)) for c in cards), key=lambda t: t.urgency)
-    open_rows = _rows(incidents(tournament, IncidentFilter(status=Incident.Status.OPEN)), tournament)
-    # The juez's zone (their role's tables): theirs only, unless they ask for every table.
-    zone = juez_zone(request.user, tournament)
-    every = request.GET.get("todas") == "1" or not zone
-    if not every:
-        tables = [t for t in tables if in_tables(t.card.table, zone)]
-        open_rows = [
-            r for r in open_rows if in_tables(r.incident.match.table_number if r.incident.match else None, zone)
-        ]
-    # Recorded hands with a false declaration wait for the juez's ruling (AMM chapter IV).
-    awaiting = hands_awaiting_ruling([t.card.match for t in tables])
-    context = {
-        "tournament": tournament,
-        "rounds": rounds,
-        "round": round_,
-        "form": form,
-        "open_rows": open_rows,
-        "awaiting": awaiting,
-        "tables": tables,
-        "zone": format_tables(zone),
-        "every": every,
-    }
-    return render(request, "referees/juez_desk.html", context, status=status)
-
 
 # --- an incident: the ladder's proposal, the sanction, or closed without one ----------------------------
 
@@ -389,6 +193,8 @@ def _incident_page(
     return render(request, "referees/incident_detail.html", context, status=status)
 
 
+
+
 # --- the log --------------------------------------------------------------------------------------
 
 
@@ -499,6 +305,8 @@ def incident_log_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return sheets.download(request, sheet, f"incidencias-{tournament.slug}")
 
 
+
+
 # --- the players' report --------------------------------------------------------------------------
 
 
@@ -534,95 +342,3 @@ def report(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         form = ReportForm(tournament=tournament, match=match, own=own)
     context = {"tournament": tournament, "match": match, "form": form}
     return render(request, "referees/report.html", context, status=status)
-
-
-# --- suplentes (AMM 5.8) ----------------------------------------------------------------------------
-
-
-def substitutes(request: HttpRequest, slug: str) -> HttpResponse:
-    """The round's suplentes: authorise one for a table's player (every limit of 5.8 refused with
-    its article, unless force majeure with a reason), and withdraw one before its partida begins."""
-    tournament = tournament_for(request, slug, Action.INCIDENTS_MANAGE)
-    rounds = published_rounds(tournament)
-    round_ = _round(rounds, request.POST.get("ronda") or request.GET.get("ronda"))
-    base = reverse("referees:substitutes", kwargs={"slug": slug})
-    status = 200
-    form = SubstituteForm()
-    if request.method == "POST":
-        form = SubstituteForm(request.POST)
-        if form.is_valid():
-            data = form.cleaned_data
-            match = _match_at(round_, data["table"])
-            pair = None if match is None else (match.pair_a if data["pair"] == "A" else match.pair_b)
-            members = pair.ordered_members() if pair is not None else []
-            if round_ is None or match is None or pair is None:
-                form.add_error("table", _("No hay ninguna partida en esa mesa de la ronda."))
-            elif len(members) < int(data["position"]):
-                form.add_error("position", _("La pareja no tiene ese jugador."))
-            elif data["also_missing"] and len(members) < int(data["also_missing"]):
-                form.add_error("also_missing", _("La pareja no tiene ese jugador."))
-            else:
-                replaced = members[int(data["position"]) - 1].player
-                also = members[int(data["also_missing"]) - 1].player if data["also_missing"] else None
-                with service_errors(form) as call:
-                    substitute_authorise(
-                        by=request.user,
-                        match=match,
-                        pair=pair,
-                        replaced=replaced,
-                        first_name=data["first_name"],
-                        last_name=data["last_name"],
-                        id_document=data["id_document"],
-                        force_majeure=data["force_majeure"],
-                        reason=data["reason"],
-                        also_missing=also,
-                    )
-                if call.ok:
-                    messages.success(
-                        request,
-                        _("Suplente autorizado en la mesa %(t)s: juega por %(r)s.")
-                        % {"t": match.table_number, "r": replaced.full_name},
-                    )
-                    return redirect(f"{base}?ronda={round_.number}")
-        status = 400
-    rows = (
-        Substitution.objects.filter(tournament=tournament, match__round=round_)
-        .select_related("match", "pair", "replaced", "authorised_by")
-        .order_by("match__table_number", "pk")
-        if round_ is not None
-        else Substitution.objects.none()
-    )
-    context = {
-        "tournament": tournament,
-        "rounds": rounds,
-        "round": round_,
-        "form": form,
-        "rows": list(rows),
-        "cancel_form": SubstituteCancelForm(),
-    }
-    return render(request, "referees/substitutes.html", context, status=status)
-
-
-def substitute_cancel_view(request: HttpRequest, slug: str, substitution_id: int) -> HttpResponse:
-    """Withdraw a suplente (POST): before its partida begins, or for force majeure with a reason (5.8.a)."""
-    tournament = tournament_for(request, slug, Action.INCIDENTS_MANAGE)
-    if request.method != "POST":
-        raise Http404
-    substitution = get_object_or_404(Substitution, pk=substitution_id, tournament=tournament)
-    form = SubstituteCancelForm(request.POST)
-    base = reverse("referees:substitutes", kwargs={"slug": slug})
-    if form.is_valid():
-        with service_errors(form) as call:
-            substitute_cancel(
-                by=request.user,
-                substitution=substitution,
-                reason=form.cleaned_data["reason"],
-                force_majeure=form.cleaned_data["force_majeure"],
-            )
-        if call.ok:
-            messages.success(request, _("Suplencia anulada: %(s)s.") % {"s": substitution.name})
-        else:
-            for error in form.errors.values():
-                for message in error:
-                    messages.error(request, message)
-    return redirect(f"{base}?ronda={substitution.match.round.number}")
