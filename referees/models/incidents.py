@@ -117,7 +117,10 @@ class Sanction(models.Model):
     # What it changed, to show it and to take it back: the juego the other pair won on the clock,
     # the delay warning the clock reads (6.5.b, 6.6), the result it set.
     juego = models.ForeignKey(ClockJuego, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    warning = models.ForeignKey(DelayWarning, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # related_name: the clock's notes leave out the warnings a sanction gave (its own note says it).
+    warning = models.ForeignKey(
+        DelayWarning, null=True, blank=True, on_delete=models.SET_NULL, related_name="sanctions"
+    )
     result = models.ForeignKey(ResultSubmission, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     history = HistoricalRecords()  # the organizer's log of changes (torneo/selectors/audit.py)

@@ -27,6 +27,7 @@ from PIL import Image
 
 from scoring import acta
 from scoring.models import MatchClock
+from scoring.selectors.clocks import clock_notes, clock_notes_by_match
 from scoring.selectors.hands import matches_with_players
 from torneo.clock.times import max_duration_minutes
 from torneo.models import Match, Pair, Round, Tournament
@@ -186,7 +187,7 @@ def _acta(match: Match, *, url: str, started: datetime.datetime | None, notes: l
 def acta_for(match: Match, *, url: str) -> Acta:
     """The acta of a played partida (``url``: the absolute address of its page, for the QR code)."""
     started = MatchClock.objects.filter(match=match).values_list("started_at", flat=True).first()
-    return _acta(match, url=url, started=started, notes=acta.notes(match))
+    return _acta(match, url=url, started=started, notes=clock_notes(match) + acta.notes(match))
 
 
 def round_matches(round_: Round) -> list[Match]:
@@ -203,6 +204,9 @@ def round_actas(round_: Round, *, url_for: Callable[[Match], str]) -> list[Acta]
     matches = round_matches(round_)
     started = dict(MatchClock.objects.filter(match__round=round_).values_list("match_id", "started_at"))
     notes = acta.notes_by_match(matches)
+    clock = clock_notes_by_match(matches)  # what the clock recorded and decided goes first (AMM 6.1.b, 6.5.b)
+    for match_id, lines in clock.items():
+        notes[match_id] = lines + notes[match_id]
     return [
         _acta(match, url=url_for(match), started=started.get(match.pk), notes=notes[match.pk]) for match in matches
     ]

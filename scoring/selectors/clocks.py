@@ -30,6 +30,7 @@ from torneo.clock import (
     state,
 )
 from torneo.clock.partida import Side
+from torneo.clock.times import max_duration_minutes
 from torneo.models import Match, Round, Session, Tournament
 from torneo.selectors.registrations import members_prefetch
 
@@ -254,14 +255,81 @@ def current_round(tournament: Tournament) -> Round | None:
 
 
 def clock_notes(match: Match) -> list[str]:
-    """What the table's clock decided, for the acta and the result desk, in Spanish: the juegos and
-    the partida lost by lateness (AMM 6.1.b) and the forced end (6.5.b). One query."""
+    """What the table's clock recorded and decided, for the acta and the result desk (see
+    `clock_notes_by_match`)."""
+    return clock_notes_by_match([match])[match.pk]
+
+
+def _hhmm(when: datetime.datetime) -> str:
+    return timezone.localtime(when).strftime("%H:%M")
+
+
+def clock_notes_by_match(matches: Sequence[Match]) -> dict[int, list[str]]:
+    """What each table's clock recorded and decided, in Spanish, by match id, for the printed acta
+    and the result desk: its start, its maximum and its limit (AMM 6.1.a, 6.2, 6.5); the pauses
+    with their reason (3.15); the delay warnings given from the clocks' desk (6.3: those given with
+    a sanction are the sanction's own note); the juegos and the partida lost by lateness (6.1.b);
+    the adjustments in force (6.4); the forced end (6.5.b). Four queries for any number of tables."""
+    ids = [m.pk for m in matches]
+    found: dict[int, list[str]] = {m.pk: [] for m in matches}
+    clocks = {c.match_id: c for c in MatchClock.objects.filter(match_id__in=ids, started_at__isnull=False)}
+    if not clocks:
+        return found
+    events: dict[int, list[ClockEvent]] = defaultdict(list)
+    for event in ClockEvent.objects.filter(clock__match_id__in=ids).order_by("at", "pk"):
+        events[event.clock_id].append(event)
+    pauses: dict[int, list[ClockPause]] = defaultdict(list)
+    for pause in ClockPause.objects.filter(clock__match_id__in=ids).order_by("started_at", "pk"):
+        pauses[pause.clock_id].append(pause)
+    warnings: dict[int, list[DelayWarning]] = defaultdict(list)
+    unlinked = DelayWarning.objects.filter(clock__match_id__in=ids, sanctions__isnull=True).select_related("pair")
+    for warning in unlinked.order_by("at", "pk"):
+        warnings[warning.clock_id].append(warning)
+    for match in matches:
+        clock = clocks.get(match.pk)
+        if clock is not None:
+            found[match.pk] = _notes_of(match, clock, events[clock.pk], pauses[clock.pk], warnings[clock.pk])
+    return found
+
+
+def _notes_of(
+    match: Match,
+    clock: MatchClock,
+    events: Sequence[ClockEvent],
+    pauses: Sequence[ClockPause],
+    warnings: Sequence[DelayWarning],
+) -> list[str]:
     numbers = {"A": match.pair_a.number if match.pair_a else "—", "B": match.pair_b.number if match.pair_b else "—"}
+    notes: list[str] = []
+    assert clock.started_at is not None
+    tournament = match.round.tournament
+    rules = PRESETS.get(tournament.clock_rules, AMM)
+    maximum = max_duration_minutes(tournament.games_to_win)
+    line = _("Reloj: en marcha a las %(t)s (AMM 6.1.a).") % {"t": _hhmm(clock.started_at)}
+    if all(p.ended_at is not None for p in pauses):
+        paused = sum(((p.ended_at - p.started_at).total_seconds() for p in pauses if p.ended_at), 0.0) / 60
+        at_max = clock.started_at + datetime.timedelta(minutes=maximum + paused)
+        at_limit = at_max + datetime.timedelta(minutes=rules.overtime_limit)
+        line = _(
+            "Reloj: en marcha a las %(t)s (AMM 6.1.a); tiempo máximo a las %(m)s (AMM 6.2), límite a las %(l)s "
+            "(AMM 6.5)."
+        ) % {"t": _hhmm(clock.started_at), "m": _hhmm(at_max), "l": _hhmm(at_limit)}
+    notes.append(line)
+    for pause in pauses:
+        notes.append(
+            _("Reloj parado de %(a)s a %(b)s: %(r)s (AMM 3.15).")
+            % {"a": _hhmm(pause.started_at), "b": _hhmm(pause.ended_at) if pause.ended_at else "—", "r": pause.reason}
+        )
+    for warning in warnings:
+        notes.append(
+            _("Aviso por retraso a la pareja %(p)s a las %(t)s (AMM 6.3)%(n)s.")
+            % {"p": warning.pair.number, "t": _hhmm(warning.at), "n": f": {warning.note}" if warning.note else ""}
+        )
     lost: dict[str, int] = {}
     partida: list[str] = []
-    notes: list[str] = []
     forced: dict[str, Any] | None = None
-    for event in ClockEvent.objects.filter(clock__match=match).only("key", "data").order_by("at", "pk"):
+    adjustments: ClockEvent | None = None
+    for event in events:
         parts = event.key.split(":")
         if parts[0] == "6.1.b" and parts[-1] == "partida":
             partida.append(parts[1])
@@ -269,6 +337,8 @@ def clock_notes(match: Match) -> list[str]:
             lost[parts[1]] = max(lost.get(parts[1], 0), int(parts[2]))
         elif event.key == "6.5.b":
             forced = event.data
+        elif event.key.startswith("6.4."):
+            adjustments = event
     for side in ("A", "B"):
         if side in partida:
             notes.append(
@@ -284,6 +354,11 @@ def clock_notes(match: Match) -> list[str]:
                 )
                 % {"p": numbers[side], "n": lost[side]}
             )
+    if adjustments is not None:
+        notes.append(
+            _("Reloj: ajustes de terminación del AMM %(a)s desde el minuto %(m)d.")
+            % {"a": adjustments.key, "m": int(adjustments.minute)}
+        )
     if forced is not None:
         loser, result = forced.get("loser"), forced.get("result")
         if loser in ("A", "B") and result:

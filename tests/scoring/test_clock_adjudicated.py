@@ -120,3 +120,36 @@ def test_an_undone_delay_sanction_counts_nowhere_even_after_its_partida_amm_6_5_
     assert match.clock.finished_at is not None
     sanction_undo(sanction=given, by=juez, reason="No era retraso: esperaban al juez")
     assert not DelayWarning.objects.filter(pair=match.pair_a).exists()
+
+
+def test_the_printed_acta_carries_what_the_clock_recorded_and_decided_amm_3_15_6_3_6_4_6_5_b(table):
+    """The acta is the partida's record: its start and limit (6.1.a, 6.2, 6.5), the pauses with
+    their reason (3.15), the delay warnings from the clocks' desk (6.3), the adjustments in force
+    (6.4) and the forced end (6.5.b) — printed, not only shown on the result desk."""
+    from django.utils import timezone
+
+    from scoring.selectors.actas import acta_for, round_actas
+
+    _sim, juez, matches = table
+    match = matches[0]
+    svc.clock_pause(match=match, by=juez, reason="Baraja incompleta", at=at(5))
+    svc.clock_resume(match=match, by=juez, at=at(7))
+    svc.clock_warning(match=match, by=juez, pair="B", note="Tarda en cortar", at=at(20))
+    sanction_give(by=juez, pair=match.pair_a, match=match, article="6.3", step=STEP.APERCIBIMIENTO)
+    svc.clock_juego(match=match, by=juez, winner="A", at=at(30))
+    svc.clocks_tick(now=at(55))  # the window of 6.4: 2 juegos or more left (6.4.c)
+    svc.clocks_tick(now=at(80))  # past the limit (with the 2 minutes paused): the forced end
+    notes = acta_for(match, url="https://example.org/").notes
+    start = timezone.localtime(T0).strftime("%H:%M")
+    limit = timezone.localtime(at(72)).strftime("%H:%M")
+    assert notes[0].startswith(f"Reloj: en marcha a las {start} (AMM 6.1.a)") and f"límite a las {limit}" in notes[0]
+    paused = f"Reloj parado de {timezone.localtime(at(5)).strftime('%H:%M')} a "
+    assert any(n.startswith(paused) and "Baraja incompleta (AMM 3.15)" in n for n in notes)
+    warned = [n for n in notes if n.startswith("Aviso por retraso")]
+    assert len(warned) == 1 and f"pareja {match.pair_b.number}" in warned[0] and "Tarda en cortar" in warned[0]
+    assert any("ajustes de terminación del AMM 6.4.c" in n for n in notes)
+    assert any(n.startswith("Reloj: partida terminada por tiempo (AMM 6.5.b)") for n in notes)
+    # The sanction's own line says its warning (AMM 5.4.1), once.
+    assert sum("6.3" in n and f"pareja {match.pair_a.number}" in n for n in notes) == 1
+    by_round = {a.table: a for a in round_actas(match.round, url_for=lambda m: "https://example.org/")}
+    assert by_round[match.table_number].notes == notes

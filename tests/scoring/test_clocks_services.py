@@ -240,11 +240,11 @@ def test_the_result_desk_says_what_the_clock_decided_amm_6_1_b_amm_6_5_b(table):
     svc.clocks_tick(now=at(20))
     svc.clocks_tick(now=at(70))
     b = late.pair_b.number
-    assert clock_notes(late)[0] == f"Reloj: la pareja {b} pierde 2 juegos por llegar tarde (AMM 6.1.b)."
-    assert clock_notes(timed) == [
+    assert f"Reloj: la pareja {b} pierde 2 juegos por llegar tarde (AMM 6.1.b)." in clock_notes(late)
+    assert clock_notes(timed)[-1] == (
         f"Reloj: partida terminada por tiempo (AMM 6.5.b); sin acuerdo pierde la pareja {timed.pair_a.number}, "
         "apercibida por retraso: 2–3."
-    ]
+    )
     assert clock_notes(matches[2])[-1].endswith("sin acuerdo pierden ambas parejas.")
     mesa = grant(UserFactory(), sim.tournament, "control")
     api = APIClient()
