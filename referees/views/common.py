@@ -13,6 +13,7 @@ from referees.models import Incident, Sanction
 from referees.selectors.sanctions import (
     articles,
 )
+from scoring.selectors.hands import matches_with_players
 from torneo.models import Match, Round, Tournament
 
 
@@ -27,6 +28,27 @@ def _round(rounds: list[Round], number: object) -> Round | None:
     if found is None:
         raise Http404
     return found
+
+
+def table_names(round_: Round | None) -> dict[str, dict[str, Any]]:
+    """The round's tables as the juez's forms name them (issue 30: nobody sanctions the wrong
+    table): table number -> each pair's number and name, and its players by seat. Read by
+    static/js/referees-tables.js, which writes them on the pair and player choices as the table is
+    typed. Two queries (the matches, their players)."""
+    if round_ is None:
+        return {}
+    names: dict[str, dict[str, Any]] = {}
+    rows = matches_with_players().filter(round=round_, pair_b__isnull=False, table_number__isnull=False)
+    for match in rows:
+        entry: dict[str, Any] = {}
+        for side, pair in (("A", match.pair_a), ("B", match.pair_b)):
+            assert pair is not None
+            entry[side] = {
+                "pair": f"{pair.number} · {pair.display_name}",
+                "players": [m.player.full_name for m in pair.ordered_members()],
+            }
+        names[str(match.table_number)] = entry
+    return names
 
 
 def _match_at(round_: Round | None, table: int | None) -> Match | None:

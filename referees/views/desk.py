@@ -26,7 +26,7 @@ from referees.selectors.sanctions import (
     open_counts,
 )
 from referees.services.incidents import incident_report
-from referees.views.common import _match_at, _round, _rows
+from referees.views.common import _match_at, _round, _rows, table_names
 from scoring.selectors.clocks import round_clocks
 from scoring.selectors.results import published_rounds
 from scoring.selectors.rulings import hands_awaiting_ruling
@@ -161,5 +161,6 @@ def _desk_page(
         "tables": tables,
         "zone": format_tables(zone),
         "every": every,
+        "table_names": table_names(round_),
     }
     return render(request, "referees/juez_desk.html", context, status=status)

@@ -15,7 +15,7 @@ from referees.forms import (
 )
 from referees.models import Substitution
 from referees.services.substitutes import substitute_authorise, substitute_cancel
-from referees.views.common import _match_at, _round
+from referees.views.common import _match_at, _round, table_names
 from scoring.selectors.results import published_rounds
 from torneo.forms.errors import service_errors
 from torneo.permissions import Action
@@ -84,6 +84,7 @@ def substitutes(request: HttpRequest, slug: str) -> HttpResponse:
         "form": form,
         "rows": list(rows),
         "cancel_form": SubstituteCancelForm(),
+        "table_names": table_names(round_),
     }
     return render(request, "referees/substitutes.html", context, status=status)
 

@@ -152,3 +152,38 @@ def test_the_juez_authorises_a_suplente_and_is_refused_with_the_article_on_a_pho
     assert (sub.pair_id, sub.name) == (matches[0].pair_a_id, "Koldo Etxeberria Lasa")
     assert "Koldo Etxeberria Lasa juega por" in browser.find_element(By.ID, f"suplente-{sub.pk}").text
     fits(browser)
+
+
+def test_typing_a_table_names_its_pairs_and_players_on_the_juezs_forms_amm_5_3_a_and_5_8(live_server, browser):
+    """Issue 30: the forms name the pairs, not «Pareja A / Pareja B», nor «Primero / Segundo de la
+    pareja»: typing a table writes both pairs' numbers and names and the chosen pair's players, so
+    nobody sanctions (5.3.a) or replaces (5.8) at the wrong table."""
+    sim = new_tournament(6, seed=62, format=Tournament.Format.CEROS, max_losses=2)
+    round_ = publish_next_round(sim)
+    grant(UserFactory(username="juez-nombres"), sim.tournament, "juez")
+    match = playing(round_)[2]
+    slug = sim.tournament.slug
+    log_in(browser, live_server, "juez-nombres")
+
+    def label(for_id: str) -> str:
+        return browser.find_element(By.CSS_SELECTOR, f"label[for={for_id}] span").text
+
+    browser.get(f"{live_server.url}/torneos/{slug}/gestion/juez/")
+    assert label("id_pair_0") == "Pareja A"
+    browser.find_element(By.ID, "id_table").send_keys(str(match.table_number))
+    WebDriverWait(browser, 5).until(lambda d: label("id_pair_0") != "Pareja A")
+    assert label("id_pair_0") == f"{match.pair_a.number} · {match.pair_a.display_name}"
+    assert label("id_pair_1") == f"{match.pair_b.number} · {match.pair_b.display_name}"
+    browser.find_element(By.ID, "id_table").send_keys("9")  # a table with no partida
+    WebDriverWait(browser, 5).until(lambda d: "No hay ninguna partida" in d.find_element(By.ID, "rf-table-hint").text)
+    assert label("id_pair_0") == "Pareja A"
+    fits(browser)
+
+    browser.get(f"{live_server.url}/torneos/{slug}/gestion/juez/suplentes/")
+    browser.find_element(By.ID, "id_table").send_keys(str(match.table_number))
+    browser.find_element(By.CSS_SELECTOR, "label[for=id_pair_1]").click()
+    players = [m.player.full_name for m in match.pair_b.ordered_members()]
+    WebDriverWait(browser, 5).until(lambda d: label("id_position_0") == players[0])
+    assert label("id_position_1") == players[1]
+    assert not browser.find_element(By.CSS_SELECTOR, "label[for=id_position_2]").is_displayed()  # no third
+    fits(browser)
