@@ -93,6 +93,9 @@ STRINGS: dict[str, Any] = {
     "envite": gettext_lazy("Envite: {s} s"),
     "envite_running": gettext_lazy("Envite: quedan {s} s"),
     "envite_over": gettext_lazy("Tiempo de envite agotado (3.7.b)"),
+    "mus": gettext_lazy("Mus: {s} s"),
+    "mus_running": gettext_lazy("Mus: quedan {s} s"),
+    "mus_over": gettext_lazy("Minuto de diálogo agotado (2.3)"),
 }
 
 PHASE_ORDER = {"ultima_mano": 3, "excedido": 4, "ajustes": 5, "normal": 6, "pendiente": 7, "terminada": 8}

@@ -19,7 +19,7 @@
   let T = {};
   let rules = {};
   const clocks = new Map(); // match id → {d: the data, offset: server clock − browser clock (ms), phase}
-  const envites = new Map(); // match id → when its envite timer ends (browser clock, ms)
+  const timers = new Map(); // "envite:<match id>" / "mus:<match id>" → when the timer ends (browser clock, ms)
   let offline = false;
   let timer = null;
 
@@ -173,19 +173,23 @@
     list.replaceChildren(...texts.map((text) => Object.assign(document.createElement("li"), { textContent: text })));
   }
 
-  function showEnvite(button, c) {
+  // The waits the table times (AMM 3.7 envites: 60 s, 120 s in final jugadas; 2.3 / 2.3.a the mus
+  // dialogue: 60 s for each pair), one timer per table and kind, started and stopped by a tap.
+  const WAITS = { envite: "envite_seconds", mus: "mus_seconds" };
+
+  function showTimer(button, c, kind) {
     button.hidden = false;
-    const ends = envites.get(String(c.d.match));
-    const seconds = c.d.envite_seconds || 60;
+    const ends = timers.get(`${kind}:${c.d.match}`);
+    const seconds = c.d[WAITS[kind]] || 60;
     if (ends === undefined) {
       button.classList.remove("ck-envite-running", "ck-envite-over");
-      setText(button, t("envite", { s: seconds }));
+      setText(button, t(kind, { s: seconds }));
       return;
     }
     const left = Math.ceil((ends - Date.now()) / 1000);
     button.classList.toggle("ck-envite-running", left > 0);
     button.classList.toggle("ck-envite-over", left <= 0);
-    setText(button, left > 0 ? t("envite_running", { s: left }) : t("envite_over"));
+    setText(button, left > 0 ? t(`${kind}_running`, { s: left }) : t(`${kind}_over`));
   }
 
   function render() {
@@ -210,9 +214,11 @@
       setText(card.querySelector(".ck-score-b"), score[1]);
       showNotes(card.querySelector(".ck-notes"), notes(c.d, phase, remaining(c)));
     }
-    for (const button of document.querySelectorAll("[data-envite]")) {
-      const c = clocks.get(button.dataset.envite);
-      if (c) showEnvite(button, c);
+    for (const kind of Object.keys(WAITS)) {
+      for (const button of document.querySelectorAll(`[data-${kind}]`)) {
+        const c = clocks.get(button.dataset[kind]);
+        if (c) showTimer(button, c, kind);
+      }
     }
     const mark = document.querySelector(".ck-offline");
     if (mark) {
@@ -274,12 +280,13 @@
   if (!document.getElementById("clock-data")) return;
 
   document.addEventListener("click", (event) => {
-    const button = event.target.closest && event.target.closest("[data-envite]");
+    const button = event.target.closest && event.target.closest("[data-envite], [data-mus]");
     if (!button) return;
-    const key = button.dataset.envite;
-    const c = clocks.get(key);
-    if (envites.has(key)) envites.delete(key);
-    else envites.set(key, Date.now() + ((c && c.d.envite_seconds) || 60) * 1000);
+    const kind = button.dataset.envite !== undefined ? "envite" : "mus";
+    const c = clocks.get(button.dataset[kind]);
+    const key = `${kind}:${button.dataset[kind]}`;
+    if (timers.has(key)) timers.delete(key);
+    else timers.set(key, Date.now() + ((c && c.d[WAITS[kind]]) || 60) * 1000);
     render();
   });
 

@@ -237,6 +237,26 @@ def test_the_envite_timer_counts_in_the_browser_amm_3_7(live_server, browser):
     assert button.text == "Envite: 60 s"
 
 
+def test_the_mus_dialogue_timer_counts_a_minute_apart_from_the_envites_amm_2_3_and_2_3_a(live_server, browser):
+    """2.3 «sin utilizar más de un minuto»; 2.3.a the other pair «en las mismas condiciones»: a tap
+    starts a minute for the dialogue, another stops it for the next pair; the envite timer of the
+    same table is its own."""
+    sim, round_, juez, matches = round_with_clocks()
+    svc.clocks_start_round(round=round_, by=juez, at=ago(10))
+    log_in(browser, live_server, "juez", width=PHONE)
+    browser.get(f"{live_server.url}/torneos/{sim.tournament.slug}/gestion/relojes/")
+    mus = browser.find_element(By.CSS_SELECTOR, f'[data-mus="{matches[0].pk}"]')
+    envite = browser.find_element(By.CSS_SELECTOR, f'[data-envite="{matches[0].pk}"]')
+    assert mus.is_displayed() and mus.text == "Mus: 60 s"
+    mus.click()
+    WebDriverWait(browser, 2).until(lambda b: "quedan" in mus.text)
+    left = int(re.search(r"quedan (\d+) s", mus.text)[1])
+    assert 58 <= left <= 60 and envite.text == "Envite: 60 s"  # the envite timer is apart
+    mus.click()  # the mano pair's minute ends: ready for the other pair's (2.3.a)
+    assert mus.text == "Mus: 60 s"
+    assert browser.execute_script("return document.documentElement.scrollWidth;") <= PHONE
+
+
 def test_a_player_taps_a_juego_on_a_390_px_phone(live_server, browser, world):
     match = world_match(world)
     svc.clocks_start_round(round=match.round, by=world.users["juez"], at=ago(25))

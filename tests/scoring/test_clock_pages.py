@@ -289,6 +289,19 @@ def test_the_envite_timer_is_one_minute_and_two_in_final_jugadas_amm_3_7(rounded
     assert "Envite: quedan {s} s" in html  # the script's words, for its countdown
 
 
+def test_the_mus_dialogue_timer_is_one_minute_for_each_pair_amm_2_3(rounded):
+    """2.3: «sin utilizar más de un minuto»; 2.3.a: «en las mismas condiciones» for the other pair."""
+    sim, round_, juez, matches = rounded
+    svc.clocks_start_round(round=round_, by=juez, at=ago(20))
+    match = matches[0]
+    html = client_for(juez).get(manage_url(sim.tournament)).content.decode()
+    assert re.search(rf'data-mus="{match.pk}" hidden>Mus: 60 s<', html)
+    svc.clock_tantos(match=match, by=juez, a=31, b=12)  # final jugadas change the envites' time, not the mus'
+    html = client_for(juez).get(manage_url(sim.tournament)).content.decode()
+    assert re.search(rf'data-mus="{match.pk}" hidden>Mus: 60 s<', html)
+    assert "Mus: quedan {s} s" in html and "agotado (2.3)" in html
+
+
 def test_the_juez_may_cancel_the_waits_when_short_of_time_amm_6_4_d(rounded):
     sim, _round, juez, matches = rounded
     svc.clock_start(match=matches[0], by=juez, at=ago(54))

@@ -127,6 +127,11 @@ class PartidaState:
     rules: ClockRules
 
     @property
+    def mus_seconds(self) -> int:
+        """AMM 2.3 / 2.3.a: the time of a pair's mus dialogue (one minute; the same for each pair)."""
+        return self.rules.mus_seconds
+
+    @property
     def waits_cancellable(self) -> bool:
         """AMM 6.4.d: in a partida running short of time the juez may cancel the waits of 2.3 and 3.7."""
         return self.phase in ("ajustes", "excedido", "ultima_mano")
@@ -154,6 +159,7 @@ class PartidaState:
             "adjustments": self.adjustments,
             "remaining": round(self.remaining, 3),
             "envite_seconds": self.envite_seconds,
+            "mus_seconds": self.mus_seconds,
             "waits_cancellable": self.waits_cancellable,
             "rules": self.rules.name,
         }

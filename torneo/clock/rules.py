@@ -38,6 +38,9 @@ class ClockRules:
     """AMM 6.5.a: from this many minutes past the maximum, the last hand may still finish..."""
     last_hand_margin: int = 5
     """AMM 6.5.a: ... when both pairs are fewer than this many tantos from winning the last juego."""
+    mus_seconds: int = 60
+    """AMM 2.3: the mus dialogue of the pair mano, «sin utilizar más de un minuto»; 2.3.a: the
+    other pair's, when mano's partner gives mus, «en las mismas condiciones»."""
     envite_seconds: int = 60
     """AMM 3.7: the time to accept or decline an envite."""
     envite_final_seconds: int = 120
