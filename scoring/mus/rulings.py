@@ -34,7 +34,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from .betting import Bet, LanceBetting, Outcome, resolve_lance
+from .betting import Action, Bet, LanceBetting, Outcome, resolve_lance
 from .cards import Hand, check_deal, parse_hand
 from .core import SEAT_NAMES, SEATS, Lance, Pair, Score, Seat
 from .errors import CardCountError, MusError
@@ -95,6 +95,17 @@ class IntoDeck:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class ShowedCards:
+    """AMM 3.4.a: a player showed his cards in answer to an órdago of the other pair in ``lance``:
+    the órdago is accepted, «excepto casos manifiestamente claros» (``clear``: the juez finds it
+    manifestly clear that it was not an acceptance, 5.2 abuso de reglamento)."""
+
+    seat: Seat
+    lance: Lance
+    clear: bool = False
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class WrongCards:
     """A player with cards de más o de menos (AMM 2.7), found before or after grande closed.
 
@@ -123,6 +134,8 @@ class JuezFacts:
     """AMM 3.12.b: after an órdago a pares accepted with jugada mínima, a rival showed his cards."""
     obligadas: frozenset[tuple[Seat, Lance]] = frozenset()
     """Jugadas obligadas (4.1d) the juez finds beyond the clear case the engine sees by itself."""
+    showed_cards: tuple[ShowedCards, ...] = ()
+    """AMM 3.4.a: cards shown in answer to an órdago."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -661,7 +674,9 @@ def rule(record: RecordedHand, facts: JuezFacts | None = None) -> Ruling:
         played_as = Lance(index) if index < _FOURTH else fourth_declared
         if ended:
             break
-        bets: tuple[Bet, ...] = tuple(record.bets.get(played_as, ()))
+        bets: tuple[Bet, ...] = _shown_against_ordago(
+            ruler, played_as, tuple(record.bets.get(played_as, ())), juez.showed_cards
+        )
         holders = (
             _declared_holders(record, table, played_as) if played_as in (Lance.PARES, Lance.JUEGO) else (True, True)
         )
@@ -869,6 +884,52 @@ def _saved(
             )
             return True
     return False
+
+
+def _shown_against_ordago(
+    ruler: _Ruler, lance: Lance, bets: tuple[Bet, ...], shown: Sequence[ShowedCards]
+) -> tuple[Bet, ...]:
+    """AMM 3.4.a «Si algún jugador enseñara sus cartas en respuesta a un órdago, se considerará que
+    se acepta, excepto casos manifiestamente claros»: the other pair's órdago left unanswered in the
+    lance is accepted by the pair of the player who showed; in a manifestly clear case (5.2) it is
+    not (left unanswered, it is declined). An órdago already answered keeps its answer (what was
+    said stands)."""
+    for fact in shown:
+        if fact.lance is not lance:
+            continue
+        name = SEAT_NAMES[fact.seat]
+        pair = Pair.of(fact.seat)
+        ordagos = [i for i, bet in enumerate(bets) if bet.action is Action.ORDAGO and bet.pair is not pair]
+        if not ordagos:
+            raise RulingInputError(
+                f"showed_cards: el {name} enseñó las cartas en {lance.key}, pero allí no hay ningún órdago de la otra "
+                "pareja (AMM 3.4.a)"
+            )
+        at = ordagos[-1]
+        answered = bool(bets[at + 1 :])
+        if fact.clear:
+            ruler.say(
+                "5.2",
+                f"5.2: el {name} enseñó las cartas tras el órdago a {lance.key}, pero es un caso manifiestamente "
+                "claro de que no lo aceptaba (abuso de reglamento si se reclamara): no se da por querido (AMM 3.4.a).",
+            )
+            if not answered:
+                bets = (*bets[: at + 1], Bet(pair, Action.NO_QUIERO))
+            continue
+        if answered:
+            ruler.say(
+                "3.4.a",
+                f"3.4.a: el {name} enseñó las cartas después de responder al órdago a {lance.key}: vale lo que "
+                "se dijo.",
+            )
+            continue
+        ruler.say(
+            "3.4.a",
+            f"3.4.a: el {name} enseñó sus cartas en respuesta al órdago a {lance.key}: se considera que la pareja "
+            f"{pair} lo acepta.",
+        )
+        bets = (*bets[: at + 1], Bet(pair, Action.QUIERO))
+    return bets
 
 
 def _obligada(table: _Table, seat: Seat, score: Score, betting: LanceBetting) -> bool:

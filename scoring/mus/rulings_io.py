@@ -12,6 +12,7 @@ Input (one line): the ``validate`` format (``record.py``) plus these optional ke
     "mano_repetida": "antes_grande" | "tras_grande",              2.8
     "rival_showed_cards": true,                                   3.12.b
     "obligadas": [{"seat": 2, "lance": "pares"}]                  4.1d, found by the juez
+    "showed_cards": [{"seat": 1, "lance": "pares", "clear": false}]  3.4.a, cards shown to an órdago
 
 Output: ``errors``, ``events`` (as the tanteo's, with ``article`` where a ruling gives them),
 ``score``, ``game_winner``, ``articles``, ``explanation`` and ``sanctions``.
@@ -34,6 +35,7 @@ from .rulings import (
     Ruling,
     RulingEvent,
     SenaPassed,
+    ShowedCards,
     When,
     WrongCards,
     rule,
@@ -50,6 +52,7 @@ FACT_KEYS: Final = frozenset(
         "mano_repetida",
         "rival_showed_cards",
         "obligadas",
+        "showed_cards",
     }
 )
 
@@ -75,6 +78,9 @@ def read_facts(line: Mapping[str, object]) -> JuezFacts:
         mano_repetida=_mano_repetida(line.get("mano_repetida")),
         rival_showed_cards=_flag(line.get("rival_showed_cards"), "rival_showed_cards"),
         obligadas=frozenset(_obligada(item, f"obligadas[{i}]") for i, item in enumerate(_list(line, "obligadas"))),
+        showed_cards=tuple(
+            _showed(item, f"showed_cards[{i}]") for i, item in enumerate(_list(line, "showed_cards"))
+        ),
     )
 
 
@@ -180,6 +186,16 @@ def _into_deck(item: object, field: str) -> IntoDeck:
     return IntoDeck(
         seat=_seat(entry["seat"], f"{field}.seat"),
         recovered=True if recovered is None else expect_bool(recovered, f"{field}.recovered"),
+    )
+
+
+def _showed(item: object, field: str) -> ShowedCards:
+    entry = expect_object(item, field)
+    _keys(entry, field, frozenset({"seat", "lance", "clear"}), ("seat", "lance"))
+    return ShowedCards(
+        seat=_seat(entry["seat"], f"{field}.seat"),
+        lance=_lance(entry["lance"], f"{field}.lance"),
+        clear=_flag(entry.get("clear"), f"{field}.clear"),
     )
 
 

@@ -134,3 +134,30 @@ def test_an_accepted_ordago_that_stands_ends_the_hand_before_any_count_amm_4_2_d
     )
     assert answer["game_winner"] == "A"
     assert answer["score"] == {"A": 31, "B": 35}  # the grande negada before it; no count
+
+
+def test_cards_shown_in_answer_to_an_ordago_accept_it_amm_3_4_a() -> None:
+    """3.4.a «Si algún jugador enseñara sus cartas en respuesta a un órdago, se considerará que se
+    acepta, excepto casos manifiestamente claros (ver v5.2 ABUSO DE REGLAMENTO)»."""
+    hand = {
+        "score": {"A": 10, "B": 12},
+        "lances": {"grande": ["A:paso", "B:ordago"]},
+    }
+    shown = _rule(**hand, showed_cards=[{"seat": 1, "lance": "grande"}])  # B's own: no órdago of the other pair
+    assert "showed_cards" in shown.get("error", "") and "3.4.a" in shown["error"]
+    accepted = _rule(**hand, showed_cards=[{"seat": 0, "lance": "grande"}])
+    assert "error" not in accepted, accepted
+    assert accepted["game_winner"] == "A" and "3.4.a" in accepted["articles"]  # A's reyes win the grande
+    assert any("se considera que la pareja A lo acepta" in s for s in accepted["explanation"])
+    clear = _rule(**hand, showed_cards=[{"seat": 2, "lance": "grande", "clear": True}])
+    assert clear.get("game_winner") is None and "5.2" in clear.get("articles", []), clear
+
+
+def test_an_ordago_already_answered_keeps_its_answer_when_cards_are_shown_amm_3_4_a() -> None:
+    answer = _rule(
+        score={"A": 10, "B": 12},
+        lances={"grande": ["A:paso", "B:ordago", "A:no quiero"]},
+        showed_cards=[{"seat": 0, "lance": "grande"}],
+    )
+    assert "error" not in answer, answer
+    assert answer["game_winner"] is None and any("vale lo que se dijo" in s for s in answer["explanation"])
