@@ -589,3 +589,21 @@ def test_the_schema_documents_the_clock_endpoints():
     assert components["ClockWinnerRequest"]["required"] == ["winner"]
     assert set(components["ClockTantosRequest"]["required"]) == {"a", "b"}
     assert "6.5.b" in paths[f"{base}/{{match_id}}/events/"]["get"]["description"]
+
+
+def test_no_juego_while_the_juez_stopped_the_clock_and_no_undo_of_a_sanctions_juego_amm_3_15_5_4_2(tables):
+    """AMM 3.15 through the API, for a player of the table: «reloj parado por el juez», a clear
+    409 or 400, never a 500; and a juego the juez gave is not undone from the clock (5.4.2)."""
+    t = tables
+    start_all(t)
+    match = t.matches[0]
+    svc.clock_pause(match=match, by=t.users["juez"], reason="Incidencia")
+    player = t.client("player")
+    refused = player.post(t.url(match, "juego"), {"winner": "A"}, format="json")
+    assert refused.status_code in (400, 409) and "reloj parado por el juez" in str(refused.json()).lower()
+    assert not ClockJuego.objects.filter(clock__match=match).exists()
+    svc.clock_resume(match=match, by=t.users["juez"])
+    svc.clock_juego_adjudge(match=match, by=t.users["juez"], winner="B", article="5.4.2")
+    undo = player.post(t.url(match, "undo"), {}, format="json")
+    assert undo.status_code in (400, 409) and "5.4.2" in str(undo.json())
+    assert ClockJuego.objects.filter(clock__match=match).count() == 1
