@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from referees.models import Incident
 from referees.rules.catalogue import Article, catalogue_for
@@ -53,7 +53,7 @@ def _check_parties(tournament: Tournament, match: Match | None, pair: Pair | Non
         raise ValidationError({"player": _("El jugador no es de la pareja indicada.")})
 
 
-A_POSTERIORI = _lazy(
+A_POSTERIORI = gettext_lazy(
     "Nunca se admitirán reclamaciones de este tipo a posteriori: los retrasos se denuncian en su momento, "
     "durante la partida (AMM 6.3)."
 )
