@@ -42,11 +42,6 @@ from torneo.services.registrations import pair_expel, pair_reinstate
 from torneo.typing import User, signed_in
 
 MAX_REASON = 1000
-LADDER_SCOPE: Scope = "partida"
-"""What the ladder counts by default (referees.rules.ladder): the pair's sanctions in the same
-partida. Each tournament chooses (``Tournament.ladder_scope``)."""
-
-
 
 _LADDER_MESSAGES = {
     "skip_needs_reason": lambda: _(
