@@ -106,6 +106,22 @@ class ShowedCards:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class ShowedOut:
+    """AMM 3.4.b «ESTAR FUERA»: a player showed his cards because his pair thought itself out with
+    its jugada in ``lance``, the *evident* lance (the juez names it when the player does not).
+
+    ``rival_bet``: the envite the other pair wants to make in the evident lance (its tantos; 0: an
+    órdago), which the showing pair is taken to accept when the rivals hold the better jugada there;
+    ``None``: they make none. ``continued``: the other pair, not having shown its cards, chose to
+    go on, renouncing these penalties."""
+
+    seat: Seat
+    lance: Lance
+    rival_bet: int | None = None
+    continued: bool = False
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class WrongCards:
     """A player with cards de más o de menos (AMM 2.7), found before or after grande closed.
 
@@ -136,6 +152,11 @@ class JuezFacts:
     """Jugadas obligadas (4.1d) the juez finds beyond the clear case the engine sees by itself."""
     showed_cards: tuple[ShowedCards, ...] = ()
     """AMM 3.4.a: cards shown in answer to an órdago."""
+    showed_out: ShowedOut | None = None
+    """AMM 3.4.b: cards shown by a pair that thought itself out."""
+    lost_lances: tuple[tuple[Pair, int], ...] = ()
+    """Lances (by slot) a pair loses whatever the cards (3.4.b when the appreciation was wrong).
+    Set by :func:`rule` itself, not read from the juez's input."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -610,6 +631,8 @@ def rule(record: RecordedHand, facts: JuezFacts | None = None) -> Ruling:
     that makes no hand (an impossible deal, illegal bets, a rectification with nothing to
     rectify)."""
     juez = facts or JuezFacts()
+    if juez.showed_out is not None:
+        return _rule_out(record, juez)
     ruler = _Ruler(record, juez)
     rules = record.rules
     check_score(record.score, rules)
@@ -730,6 +753,9 @@ def rule(record: RecordedHand, facts: JuezFacts | None = None) -> Ruling:
                 and not _saved(table, juez, ruler, list(pair.seats), lance, out, natural, at, betting, "4.2.c")
             ):
                 losers[pair] = "4.2.c"
+        for pair, lost in juez.lost_lances:
+            if lost == index and pair not in losers:
+                losers[pair] = "3.4.b"
         if index == _FOURTH:
             for pair, article in forced_next.items():
                 if pair not in losers and not _saved(
@@ -886,6 +912,100 @@ def _saved(
     return False
 
 
+def _rule_out(record: RecordedHand, juez: JuezFacts) -> Ruling:
+    """AMM 3.4.b «ESTAR FUERA», read as the text lists it:
+
+    - «Los lances anteriores al evidente que no se hayan jugado ni mencionado, se sobreentiende que
+      renuncia la pareja que enseña y los contrarios se apuntan las negadas que procedan (en pares
+      sólo si lleva alguno de cada pareja)»: each such lance is an envite of the rivals that the
+      showing pair declined (its deje, 1 tanto; pares and juego keep their jugadas, con deje).
+    - «En ningún caso se podrá dar por hecho un envite u órdago que no haya sido explícitamente
+      mencionado», but «si al lance evidente los contrarios tuvieran una jugada mayor, el gesto de
+      haber enseñado implica la aceptación del envite u órdago que quieran echar los contrarios»:
+      the rivals' bet in the evident lance (``rival_bet``), accepted, only when they win it.
+    - «En caso de ser errónea la apreciación de estar fuera, los lances posteriores al evidente no
+      jugados ni mencionados los perderá la pareja que enseñó, de modo similar a 4.2.c»: when the
+      hand so ruled does not give the showing pair the juego, it is ruled again with those lances
+      lost by it.
+    - «Si la pareja contraria no ha enseñado sus cartas podrá escoger que el juego continúe, en cuyo
+      caso renuncia a que se apliquen las anteriores penalizaciones» (``continued``).
+
+    The other facts of the hand (errors, señas…) are ruled with these, by :func:`rule`."""
+    out = juez.showed_out
+    assert out is not None
+    plain = dataclasses.replace(juez, showed_out=None)
+    showing = Pair.of(out.seat)
+    rivals = showing.other
+    name = SEAT_NAMES[out.seat]
+    if out.continued:
+        ruled = rule(record, plain)
+        return _with(
+            ruled,
+            "3.4.b",
+            f"3.4.b: el {name} enseñó por estar fuera; la pareja {rivals} eligió seguir jugando y renuncia a las "
+            "penalizaciones: la mano se cuenta como se jugó.",
+            played=True,
+        )
+    table = _Ruler(record, plain).table()
+    evident = slot(out.lance)
+    bets = dict(record.bets)
+    said: list[str] = [
+        f"3.4.b: el {name} enseñó sus cartas por estar fuera con {out.lance.key}, el lance evidente."
+    ]
+    for index in _SLOTS:
+        lance = Lance(index) if index < _FOURTH else out.lance
+        if index >= evident or bets.get(lance):
+            continue
+        if lance is Lance.PARES and not all(_declared_holders(record, table, Lance.PARES)):
+            said.append(
+                "3.4.b: en pares, no jugado, no llevan las dos parejas: no hay negada; se cuenta como siempre."
+            )
+            continue
+        bets[lance] = (Bet(rivals, Action.ENVIDO), Bet(showing, Action.NO_QUIERO))
+        said.append(
+            f"3.4.b: la pareja {showing} renuncia a {lance.key}, no jugado ni mencionado: la pareja {rivals} se "
+            "apunta la negada."
+        )
+    evident_lance = out.lance
+    if out.rival_bet is not None and not bets.get(evident_lance):
+        natural = table.winner(table.kind(evident, frozenset()), frozenset())
+        if natural is not None and Pair.of(natural) is rivals:
+            bet = Bet(rivals, Action.ORDAGO) if out.rival_bet == 0 else Bet(rivals, Action.ENVIDO, out.rival_bet)
+            bets[evident_lance] = (bet, Bet(showing, Action.QUIERO))
+            said.append(
+                f"3.4.b: la pareja {rivals} tiene mejor jugada en {evident_lance.key}: el gesto de enseñar acepta "
+                f"su {'órdago' if out.rival_bet == 0 else f'envite de {out.rival_bet}'}."
+            )
+        else:
+            said.append(
+                f"3.4.b: la pareja {rivals} no tiene mejor jugada en {evident_lance.key}: no se da por hecho ningún "
+                "envite que no se haya mencionado."
+            )
+    played = dataclasses.replace(record, bets=bets)
+    ruled = rule(played, plain)
+    if ruled.game_winner is showing:
+        return _with(ruled, "3.4.b", *said, f"3.4.b: la pareja {showing} sí estaba fuera: gana el juego.")
+    later = tuple(
+        (showing, index)
+        for index in _SLOTS
+        if index > evident and not record.bets.get(Lance(index) if index < _FOURTH else out.lance)
+    )
+    said.append(f"3.4.b: la pareja {showing} no estaba fuera: la apreciación era errónea.")
+    ruled = rule(played, dataclasses.replace(plain, lost_lances=later))
+    return _with(ruled, "3.4.b", *said)
+
+
+NOTHING_TO_APPLY: Final = "Sin errores que aplicar: la mano se cuenta como se jugó."
+
+
+def _with(ruled: Ruling, article: str, *sentences: str, played: bool = False) -> Ruling:
+    """A ruling with the sentences of ``article`` first (``played``: the hand counts as it was
+    played, so the plain ruling's sentence saying so stays)."""
+    articles = set(ruled.articles) | {article}
+    rest = (s for s in ruled.explanation if s not in sentences and (played or s != NOTHING_TO_APPLY))
+    return dataclasses.replace(ruled, articles=_sort_articles(articles), explanation=(*sentences, *rest))
+
+
 def _shown_against_ordago(
     ruler: _Ruler, lance: Lance, bets: tuple[Bet, ...], shown: Sequence[ShowedCards]
 ) -> tuple[Bet, ...]:
@@ -952,6 +1072,12 @@ def _explain_loss(ruler: _Ruler, lance: Lance, loser: Pair, article: str) -> Non
             "4.2.c",
             f"4.2.c: por el error en pares, la pareja {loser} pierde también el lance de {lance.key}: lo gana la "
             f"pareja {loser.other}.",
+        )
+    elif article == "3.4.b":
+        ruler.say(
+            "3.4.b",
+            f"3.4.b: la pareja {loser} enseñó por estar fuera y no lo estaba: pierde el lance de {lance.key}, no "
+            f"jugado ni mencionado, que gana la pareja {loser.other} (como en 4.2.c).",
         )
     else:
         ruler.say(
@@ -1090,7 +1216,7 @@ def _ruling(
     winner: Pair | None,
 ) -> Ruling:
     if not ruler.explanation:
-        ruler.explanation.append("Sin errores que aplicar: la mano se cuenta como se jugó.")
+        ruler.explanation.append(NOTHING_TO_APPLY)
     return Ruling(
         errors=tuple(errors),
         events=tuple(events),

@@ -13,6 +13,8 @@ Input (one line): the ``validate`` format (``record.py``) plus these optional ke
     "rival_showed_cards": true,                                   3.12.b
     "obligadas": [{"seat": 2, "lance": "pares"}]                  4.1d, found by the juez
     "showed_cards": [{"seat": 1, "lance": "pares", "clear": false}]  3.4.a, cards shown to an órdago
+    "showed_out": {"seat": 0, "lance": "juego", "rival_bet": 5 | "ordago" | null,
+                   "continued": false}                            3.4.b, «estar fuera»
 
 Output: ``errors``, ``events`` (as the tanteo's, with ``article`` where a ruling gives them),
 ``score``, ``game_winner``, ``articles``, ``explanation`` and ``sanctions``.
@@ -36,6 +38,7 @@ from .rulings import (
     RulingEvent,
     SenaPassed,
     ShowedCards,
+    ShowedOut,
     When,
     WrongCards,
     rule,
@@ -53,6 +56,7 @@ FACT_KEYS: Final = frozenset(
         "rival_showed_cards",
         "obligadas",
         "showed_cards",
+        "showed_out",
     }
 )
 
@@ -81,6 +85,7 @@ def read_facts(line: Mapping[str, object]) -> JuezFacts:
         showed_cards=tuple(
             _showed(item, f"showed_cards[{i}]") for i, item in enumerate(_list(line, "showed_cards"))
         ),
+        showed_out=None if line.get("showed_out") is None else _showed_out(line["showed_out"], "showed_out"),
     )
 
 
@@ -196,6 +201,27 @@ def _showed(item: object, field: str) -> ShowedCards:
         seat=_seat(entry["seat"], f"{field}.seat"),
         lance=_lance(entry["lance"], f"{field}.lance"),
         clear=_flag(entry.get("clear"), f"{field}.clear"),
+    )
+
+
+def _showed_out(item: object, field: str) -> ShowedOut:
+    entry = expect_object(item, field)
+    _keys(entry, field, frozenset({"seat", "lance", "rival_bet", "continued"}), ("seat", "lance"))
+    bet = entry.get("rival_bet")
+    rival_bet: int | None
+    if bet is None:
+        rival_bet = None
+    elif bet == "ordago":
+        rival_bet = 0
+    else:
+        rival_bet = expect_int(bet, f"{field}.rival_bet")
+        if not 2 <= rival_bet <= 100:
+            raise RecordFormatError(f"{field}.rival_bet", "un envite va de 2 a 100 tantos, o «ordago» (AMM 3.6)")
+    return ShowedOut(
+        seat=_seat(entry["seat"], f"{field}.seat"),
+        lance=_lance(entry["lance"], f"{field}.lance"),
+        rival_bet=rival_bet,
+        continued=_flag(entry.get("continued"), f"{field}.continued"),
     )
 
 

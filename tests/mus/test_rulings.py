@@ -161,3 +161,50 @@ def test_an_ordago_already_answered_keeps_its_answer_when_cards_are_shown_amm_3_
     )
     assert "error" not in answer, answer
     assert answer["game_winner"] is None and any("vale lo que se dijo" in s for s in answer["explanation"])
+
+
+def test_showing_to_be_out_renounces_the_earlier_lances_and_wins_when_right_amm_3_4_b() -> None:
+    """3.4.b: «Los lances anteriores al evidente que no se hayan jugado ni mencionado, se
+    sobreentiende que renuncia la pareja que enseña y los contrarios se apuntan las negadas que
+    procedan (en pares sólo si lleva alguno de cada pareja)»; A at 38 with juego 31 is out."""
+    answer = _rule(score={"A": 38, "B": 10}, showed_out={"seat": 0, "lance": "juego"})
+    assert "error" not in answer, answer
+    assert answer["game_winner"] == "A" and "3.4.b" in answer["articles"]
+    dejes = [(e["lance"], e["pair"]) for e in answer["events"] if e["kind"] == "deje"]
+    assert dejes == [("grande", "B"), ("chica", "B"), ("pares", "B")]  # both pairs hold pares
+    assert any("sí estaba fuera" in s for s in answer["explanation"])
+
+
+def test_a_wrong_appreciation_loses_the_later_lances_not_played_amm_3_4_b() -> None:
+    """3.4.b: «En caso de ser errónea la apreciación de estar fuera, los lances posteriores al
+    evidente no jugados ni mencionados los perderá la pareja que enseñó, de modo similar a 4.2.c»."""
+    answer = _rule(score={"A": 30, "B": 10}, showed_out={"seat": 0, "lance": "pares"})
+    assert "error" not in answer, answer
+    assert answer["game_winner"] is None
+    juego = [e for e in answer["events"] if e["lance"] == "juego"]
+    assert [(e["pair"], e["kind"]) for e in juego] == [("B", "paso")]  # A's 31 lost: B's juego counts
+    assert any("no estaba fuera" in s for s in answer["explanation"])
+    assert not any(s.startswith("Sin errores") for s in answer["explanation"])
+
+
+def test_the_rivals_better_jugada_takes_the_bet_they_make_amm_3_4_b() -> None:
+    """3.4.b: «si al lance evidente los contrarios tuvieran una jugada mayor, el gesto de haber
+    enseñado implica la aceptación del envite u órdago que quieran echar los contrarios»; «En ningún
+    caso se podrá dar por hecho un envite u órdago que no haya sido explícitamente mencionado»."""
+    ordago = _rule(score={"A": 10, "B": 36}, showed_out={"seat": 1, "lance": "juego", "rival_bet": "ordago"})
+    assert ordago["game_winner"] == "A"  # mano's 31 beats seat 1's 31
+    assert [e["kind"] for e in ordago["events"] if e["lance"] == "juego"] == ["ordago"]
+    none = _rule(score={"A": 10, "B": 36}, showed_out={"seat": 1, "lance": "juego"})
+    assert [e["kind"] for e in none["events"] if e["lance"] == "juego"] == ["paso"]  # no bet assumed
+
+
+def test_the_rivals_may_choose_to_go_on_and_renounce_the_penalties_amm_3_4_b() -> None:
+    """3.4.b: «Si la pareja contraria no ha enseñado sus cartas podrá escoger que el juego continúe,
+    en cuyo caso renuncia a que se apliquen las anteriores penalizaciones»."""
+    hand = {"score": {"A": 10, "B": 36}}
+    plain = _rule(**hand)
+    went_on = _rule(**hand, showed_out={"seat": 1, "lance": "juego", "continued": True})
+    assert went_on["score"] == plain["score"] and went_on["events"] == plain["events"]
+    assert "3.4.b" in went_on["articles"]
+    bad = _rule(**hand, showed_out={"seat": 1, "lance": "juego", "rival_bet": 1})
+    assert "showed_out.rival_bet" in bad["error"]
