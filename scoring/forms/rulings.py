@@ -70,6 +70,16 @@ class RulingForm(forms.Form):
         _("Tras un órdago a pares querido con jugada mínima, un contrario enseñó sus cartas (AMM 3.12.b)")
     )
     obligada_lance = _choice(_("Lance de la jugada obligada (AMM 4.1d)"), LANCE_CHOICES)
+    out_lance = _choice(_("Lance evidente con el que se veía fuera (AMM 3.4.b)"), LANCE_CHOICES)
+    out_bet = forms.IntegerField(
+        label=_("Envite que quieren echar los contrarios en ese lance (AMM 3.4.b)"),
+        required=False,
+        min_value=2,
+        max_value=100,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "tanto"}),
+    )
+    out_ordago = _flag(_("Los contrarios echan órdago en ese lance (AMM 3.4.b)"))
+    out_continued = _flag(_("Los contrarios eligieron seguir jugando: renuncian a las penalizaciones (AMM 3.4.b)"))
 
     def __init__(self, *args: Any, names: dict[str, str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -103,6 +113,7 @@ class RulingForm(forms.Form):
         self.fields["deck_seat"] = _choice(_("Quién metió sus cartas en la baraja (AMM 3.20)"), seats)
         self.fields["wrong_seat"] = _choice(_("Quién tuvo cartas de más o de menos (AMM 2.7)"), seats)
         self.fields["obligada_seat"] = _choice(_("Quién tenía jugada obligada (AMM 4.1d)"), seats)
+        self.fields["out_seat"] = _choice(_("Quién enseñó las cartas por estar fuera (AMM 3.4.b)"), seats)
 
     @staticmethod
     def _pair(seat: int) -> str:
@@ -143,6 +154,7 @@ class RulingForm(forms.Form):
             "mano": self.has_values("mano_repetida"),
             "showed": self.has_values("rival_showed_cards"),
             "obligada": self.has_values("obligada_seat", "obligada_lance"),
+            "out": self.has_values("out_seat", "out_lance", "out_bet", "out_ordago", "out_continued"),
         }
 
     def hidden_copy(self) -> list[tuple[str, Any]]:
@@ -178,6 +190,9 @@ class RulingForm(forms.Form):
             optional=("wrong_admitted",),
         )
         self._row(data, "obligada_seat", {"obligada_lance": MISSING_LANCE})
+        self._row(data, "out_seat", {"out_lance": MISSING_LANCE}, optional=("out_bet", "out_ordago", "out_continued"))
+        if data.get("out_bet") and data.get("out_ordago"):
+            self.add_error("out_bet", _("O un envite o un órdago, no los dos."))
         return data
 
     def _row(self, data: dict[str, Any], seat: str, required: dict[str, Any], optional: tuple[str, ...] = ()) -> None:
@@ -237,6 +252,15 @@ class RulingForm(forms.Form):
             facts["rival_showed_cards"] = True
         if data.get("obligada_seat"):
             facts["obligadas"] = [{"seat": int(data["obligada_seat"]), "lance": data["obligada_lance"]}]
+        if data.get("out_seat"):
+            out: dict[str, Any] = {"seat": int(data["out_seat"]), "lance": data["out_lance"]}
+            if data.get("out_ordago"):
+                out["rival_bet"] = "ordago"
+            elif data.get("out_bet"):
+                out["rival_bet"] = int(data["out_bet"])
+            if data.get("out_continued"):
+                out["continued"] = True
+            facts["showed_out"] = out
         return facts
 
     @staticmethod
@@ -269,6 +293,14 @@ class RulingForm(forms.Form):
         for entry in (facts.get("obligadas") or [])[:1]:
             initial["obligada_seat"] = str(entry.get("seat", ""))
             initial["obligada_lance"] = entry.get("lance", "")
+        out = facts.get("showed_out")
+        if isinstance(out, dict):
+            initial["out_seat"] = str(out.get("seat", ""))
+            initial["out_lance"] = out.get("lance", "")
+            bet = out.get("rival_bet")
+            initial["out_ordago"] = bet == "ordago"
+            initial["out_bet"] = bet if isinstance(bet, int) else None
+            initial["out_continued"] = bool(out.get("continued"))
         return initial
 
 
@@ -310,4 +342,8 @@ def field_for(key: str) -> str | None:
         return f"declined_{match[1]}" if match[1] in LANCES else None
     if key in ("mano_repetida", "rival_showed_cards"):
         return key
+    if match := re.fullmatch(r"showed_out\.(\w+)", key):
+        return {"seat": "out_seat", "lance": "out_lance", "rival_bet": "out_bet", "continued": "out_continued"}.get(
+            match[1]
+        )
     return None

@@ -294,6 +294,9 @@ def test_the_form_turns_its_filled_rows_into_the_engines_facts_and_back() -> Non
         rival_showed_cards="on",
         obligada_seat="2",
         obligada_lance="pares",
+        out_seat="1",
+        out_lance="juego",
+        out_ordago="on",
     )
     form = RulingForm(data)
     assert form.is_valid(), form.errors
@@ -306,6 +309,7 @@ def test_the_form_turns_its_filled_rows_into_the_engines_facts_and_back() -> Non
         "mano_repetida": "antes_grande",
         "rival_showed_cards": True,
         "obligadas": [{"seat": 2, "lance": "pares"}],
+        "showed_out": {"seat": 1, "lance": "juego", "rival_bet": "ordago"},
     }
     assert form.to_facts() == expected
     again = RulingForm(initial=RulingForm.initial_from(expected, version=1))
@@ -313,3 +317,20 @@ def test_the_form_turns_its_filled_rows_into_the_engines_facts_and_back() -> Non
     assert again["sena1_seat"].value() == "0" and again["declined_juego"].value() == 2
     empty = RulingForm(facts())
     assert empty.is_valid() and empty.to_facts() == {}
+
+
+def test_the_juez_rules_a_pair_that_showed_to_be_out_from_the_page_amm_3_4_b():
+    """3.4.b on the ruling page: the pair that showed, the evident lance, the rivals' bet."""
+    t = table()
+    hand = hand_record(match=t.match, by=t.juez, record={"hands": D1, "declarations": TRUE}, mano="a").hand
+    client = juez(t)
+    bad = client.post(ruling_url(t, hand), facts("preview", out_seat="0"))
+    assert "Falta el lance" in text_of(bad) and "no se ha guardado nada" in text_of(bad)
+    both = client.post(
+        ruling_url(t, hand), facts("preview", out_seat="0", out_lance="pares", out_bet="5", out_ordago="on")
+    )
+    assert "O un envite o un órdago" in text_of(both)
+    response = client.post(ruling_url(t, hand), facts("confirm", out_seat="0", out_lance="pares"))
+    assert response.status_code == 302, text_of(response)
+    ruling = HandRuling.objects.get(hand=hand, is_current=True)
+    assert ruling.facts["showed_out"] == {"seat": 0, "lance": "pares"} and "3.4.b" in ruling.articles
