@@ -122,6 +122,21 @@ class ShowedOut:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Simultaneous:
+    """AMM 3.10: the two players of ``pair`` spoke at once in ``lance``, saying ``said`` (two
+    declarations: «envido N», «ordago», «quiero», «no quiero»). ``plural``: a «queremos / no
+    queremos» (3.10.b). ``chosen``: which of the two the other pair chose, when it is theirs to
+    choose (two envites, 3.10; a plural answer, 3.10.b). The declaration that stands replaces the
+    pair's last one recorded in the lance."""
+
+    lance: Lance
+    pair: Pair
+    said: tuple[Bet, Bet]
+    plural: bool = False
+    chosen: int | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class WrongCards:
     """A player with cards de más o de menos (AMM 2.7), found before or after grande closed.
 
@@ -154,6 +169,8 @@ class JuezFacts:
     """AMM 3.4.a: cards shown in answer to an órdago."""
     showed_out: ShowedOut | None = None
     """AMM 3.4.b: cards shown by a pair that thought itself out."""
+    simultaneous: tuple[Simultaneous, ...] = ()
+    """AMM 3.10, 3.10.a, 3.10.b: two declarations of one pair at once."""
     lost_lances: tuple[tuple[Pair, int], ...] = ()
     """Lances (by slot) a pair loses whatever the cards (3.4.b when the appreciation was wrong).
     Set by :func:`rule` itself, not read from the juez's input."""
@@ -700,6 +717,7 @@ def rule(record: RecordedHand, facts: JuezFacts | None = None) -> Ruling:
         bets: tuple[Bet, ...] = _shown_against_ordago(
             ruler, played_as, tuple(record.bets.get(played_as, ())), juez.showed_cards
         )
+        bets = _simultaneous(ruler, played_as, bets, juez.simultaneous)
         holders = (
             _declared_holders(record, table, played_as) if played_as in (Lance.PARES, Lance.JUEGO) else (True, True)
         )
@@ -1004,6 +1022,57 @@ def _with(ruled: Ruling, article: str, *sentences: str, played: bool = False) ->
     articles = set(ruled.articles) | {article}
     rest = (s for s in ruled.explanation if s not in sentences and (played or s != NOTHING_TO_APPLY))
     return dataclasses.replace(ruled, articles=_sort_articles(articles), explanation=(*sentences, *rest))
+
+
+_ANSWERS: Final = (Action.QUIERO, Action.NO_QUIERO)
+
+
+def _simultaneous(
+    ruler: _Ruler, lance: Lance, bets: tuple[Bet, ...], facts: Sequence[Simultaneous]
+) -> tuple[Bet, ...]:
+    """AMM 3.10 «Si los dos componentes de una pareja envidan o revocan al mismo tiempo, distinto
+    número de tantos (u órdago), la pareja contraria tiene la opción de elegir»; 3.10.a «si lo que
+    sucede a la vez es un quiero/no quiero en singular, no eligen los contrarios sino que tendrá
+    prioridad siempre el envite/órdago frente al quiero y el quiero frente al no quiero»; 3.10.b
+    «Si lo que sucede a la vez es un queremos/no queremos, frente a un envite/órdago u otro
+    quiero/no quiero en singular, eligen los contrarios». The declaration that stands replaces the
+    pair's last one recorded in the lance."""
+    for fact in facts:
+        if fact.lance is not lance:
+            continue
+        first, second = fact.said
+        if first.pair is not fact.pair or second.pair is not fact.pair:
+            raise RulingInputError("simultaneous.said: las dos voces son de la misma pareja")
+        answers = sum(bet.action in _ANSWERS for bet in fact.said)
+        if answers and not fact.plural:
+            rank = {Action.ENVIDO: 0, Action.ORDAGO: 0, Action.QUIERO: 1, Action.NO_QUIERO: 2, Action.PASO: 3}
+            stands = min(fact.said, key=lambda bet: rank[bet.action])
+            ruler.say(
+                "3.10.a",
+                f"3.10.a: en {lance.key}, la pareja {fact.pair} dijo a la vez «{first.action.value}» y "
+                f"«{second.action.value}» en singular: vale «{stands.action.value}» (el envite o el órdago antes "
+                "que el quiero, el quiero antes que el no quiero).",
+            )
+        else:
+            if fact.chosen not in (0, 1):
+                raise RulingInputError(
+                    "simultaneous.chosen: eligen los contrarios (AMM 3.10, 3.10.b): indica cuál de las dos voces "
+                    "eligieron (0 o 1)"
+                )
+            stands = fact.said[fact.chosen]
+            article = "3.10.b" if fact.plural and answers else "3.10"
+            ruler.say(
+                article,
+                f"{article}: en {lance.key}, la pareja {fact.pair} dijo a la vez dos cosas distintas: la pareja "
+                f"{fact.pair.other} elige, y vale «{stands}».",
+            )
+        last = max((i for i, bet in enumerate(bets) if bet.pair is fact.pair), default=None)
+        if last is None:
+            raise RulingInputError(
+                f"simultaneous: la pareja {fact.pair} no dijo nada en {lance.key} según la mano anotada"
+            )
+        bets = (*bets[:last], stands, *bets[last + 1 :])
+    return bets
 
 
 def _shown_against_ordago(

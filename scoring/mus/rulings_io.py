@@ -15,6 +15,8 @@ Input (one line): the ``validate`` format (``record.py``) plus these optional ke
     "showed_cards": [{"seat": 1, "lance": "pares", "clear": false}]  3.4.a, cards shown to an órdago
     "showed_out": {"seat": 0, "lance": "juego", "rival_bet": 5 | "ordago" | null,
                    "continued": false}                            3.4.b, «estar fuera»
+    "simultaneous": [{"lance": "grande", "pair": "A", "said": ["quiero", "no quiero"],
+                      "plural": false, "chosen": 0 | 1 | null}]   3.10, 3.10.a, 3.10.b
 
 Output: ``errors``, ``events`` (as the tanteo's, with ``article`` where a ruling gives them),
 ``score``, ``game_winner``, ``articles``, ``explanation`` and ``sanctions``.
@@ -25,8 +27,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from .core import SEATS, Lance, Seat
-from .errors import RecordFormatError
+from .betting import Bet
+from .core import SEATS, Lance, Pair, Seat
+from .errors import InvalidBetError, RecordFormatError
 from .jsonio import JSON, LANCE_BY_KEY, expect_bool, expect_int, expect_object, score_to_json
 from .record import RecordedHand, parse_record
 from .rulings import (
@@ -39,6 +42,7 @@ from .rulings import (
     SenaPassed,
     ShowedCards,
     ShowedOut,
+    Simultaneous,
     When,
     WrongCards,
     rule,
@@ -57,6 +61,7 @@ FACT_KEYS: Final = frozenset(
         "obligadas",
         "showed_cards",
         "showed_out",
+        "simultaneous",
     }
 )
 
@@ -86,6 +91,9 @@ def read_facts(line: Mapping[str, object]) -> JuezFacts:
             _showed(item, f"showed_cards[{i}]") for i, item in enumerate(_list(line, "showed_cards"))
         ),
         showed_out=None if line.get("showed_out") is None else _showed_out(line["showed_out"], "showed_out"),
+        simultaneous=tuple(
+            _simultaneous(item, f"simultaneous[{i}]") for i, item in enumerate(_list(line, "simultaneous"))
+        ),
     )
 
 
@@ -222,6 +230,33 @@ def _showed_out(item: object, field: str) -> ShowedOut:
         lance=_lance(entry["lance"], f"{field}.lance"),
         rival_bet=rival_bet,
         continued=_flag(entry.get("continued"), f"{field}.continued"),
+    )
+
+
+def _simultaneous(item: object, field: str) -> Simultaneous:
+    entry = expect_object(item, field)
+    _keys(entry, field, frozenset({"lance", "pair", "said", "plural", "chosen"}), ("lance", "pair", "said"))
+    pair_text = entry["pair"]
+    if pair_text not in ("A", "B"):
+        raise RecordFormatError(f"{field}.pair", "se esperaba «A» o «B»")
+    said = entry["said"]
+    if not isinstance(said, list) or len(said) != 2 or not all(isinstance(x, str) for x in said):
+        raise RecordFormatError(f"{field}.said", "se esperaban las dos voces, p. ej. [\"quiero\", \"no quiero\"]")
+    bets = []
+    for i, text in enumerate(said):
+        try:
+            bets.append(Bet.parse(f"{pair_text}:{text}"))
+        except InvalidBetError as error:
+            raise RecordFormatError(f"{field}.said[{i}]", str(error)) from None
+    chosen = entry.get("chosen")
+    if chosen is not None and chosen not in (0, 1):
+        raise RecordFormatError(f"{field}.chosen", "se esperaba 0 o 1 (la voz que eligieron los contrarios)")
+    return Simultaneous(
+        lance=_lance(entry["lance"], f"{field}.lance"),
+        pair=Pair.A if pair_text == "A" else Pair.B,
+        said=(bets[0], bets[1]),
+        plural=_flag(entry.get("plural"), f"{field}.plural"),
+        chosen=chosen,
     )
 
 

@@ -208,3 +208,39 @@ def test_the_rivals_may_choose_to_go_on_and_renounce_the_penalties_amm_3_4_b() -
     assert "3.4.b" in went_on["articles"]
     bad = _rule(**hand, showed_out={"seat": 1, "lance": "juego", "rival_bet": 1})
     assert "showed_out.rival_bet" in bad["error"]
+
+
+def test_a_singular_quiero_and_no_quiero_at_once_the_quiero_stands_amm_3_10_a() -> None:
+    """3.10.a: «tendrá prioridad siempre el envite/órdago frente al quiero y el quiero frente al
+    no quiero»: the pair's recorded «no quiero» gives way to the «quiero» said at the same time."""
+    hand = {"score": {"A": 10, "B": 12}, "lances": {"grande": ["A:envido 5", "B:no quiero"]}}
+    plain = _rule(**hand)
+    both = _rule(**hand, simultaneous=[{"lance": "grande", "pair": "B", "said": ["no quiero", "quiero"]}])
+    assert "error" not in both, both
+    assert "3.10.a" in both["articles"]
+    grande = [(e["pair"], e["kind"], e["points"]) for e in both["events"] if e["lance"] == "grande"]
+    assert grande == [("A", "envite", 5)]  # querido: A's reyes win the 5
+    assert [e["kind"] for e in plain["events"] if e["lance"] == "grande"] == ["deje"]
+    raised = _rule(
+        score={"A": 10, "B": 12},
+        lances={"grande": ["A:envido 2", "B:quiero"], "chica": ["A:paso", "B:paso"]},
+        simultaneous=[{"lance": "grande", "pair": "B", "said": ["quiero", "ordago"]}],
+    )
+    assert "error" in raised  # the órdago stands, and nobody answered it in the recorded hand
+    assert "sin respuesta" in raised["error"]
+
+
+def test_two_envites_at_once_or_a_plural_answer_the_other_pair_chooses_amm_3_10_and_3_10_b() -> None:
+    """3.10: two envites at once, «la pareja contraria tiene la opción de elegir»; 3.10.b a
+    «queremos / no queremos»: «eligen los contrarios»."""
+    hand = {"score": {"A": 10, "B": 12}, "lances": {"grande": ["A:envido 5", "B:no quiero"]}}
+    unchosen = _rule(
+        **hand, simultaneous=[{"lance": "grande", "pair": "B", "said": ["quiero", "no quiero"], "plural": True}]
+    )
+    assert "chosen" in unchosen["error"] and "3.10.b" in unchosen["error"]
+    chosen = _rule(
+        **hand,
+        simultaneous=[{"lance": "grande", "pair": "B", "said": ["quiero", "no quiero"], "plural": True, "chosen": 1}],
+    )
+    assert "3.10.b" in chosen["articles"]
+    assert [e["kind"] for e in chosen["events"] if e["lance"] == "grande"] == ["deje"]  # A chose the no quiero
