@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, prefetch_related_objects
+from django.db.models import Count, Exists, OuterRef, QuerySet, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -129,7 +129,8 @@ def facts_for(clocks: Sequence[MatchClock], now: datetime.datetime) -> dict[int,
         own[(row["clock_id"], row["pair_id"])] += row["n"]
     # 6.6 with 6.1.c: a lateness penalised under 6.1.b is a «sanción por retraso» too — one per partida
     # whatever it cost (a juego, two, the partida), counted in the partidas before this one.
-    for clock_id, pair_id in _late_pairs(pair_ids):
+    tournaments = {c.match.round.tournament_id for c in started}
+    for clock_id, pair_id in _late_pairs(pair_ids, tournaments):
         by_pair[pair_id] += 1
         late_own.add((clock_id, pair_id))
     out: dict[int, Facts] = {}
@@ -178,15 +179,14 @@ def facts_for(clocks: Sequence[MatchClock], now: datetime.datetime) -> dict[int,
     return out
 
 
-def _late_pairs(pair_ids: set[int]) -> set[tuple[int, int]]:
+def _late_pairs(pair_ids: set[int], tournaments: set[int]) -> set[tuple[int, int]]:
     """(clock, pair) for every partida in which one of these pairs was penalised for lateness
-    (AMM 6.1.b: the clock's events «6.1.b:<side>:…»). One query."""
+    (AMM 6.1.b: the clock's events «6.1.b:<side>:…»). One query, by tournament (latenesses are
+    few; a list of every pair's id would be the query's weight at a thousand tables)."""
     found: set[tuple[int, int]] = set()
-    events = (
-        ClockEvent.objects.filter(article="6.1.b")
-        .filter(Q(clock__match__pair_a_id__in=pair_ids) | Q(clock__match__pair_b_id__in=pair_ids))
-        .values_list("clock_id", "key", "clock__match__pair_a_id", "clock__match__pair_b_id")
-    )
+    events = ClockEvent.objects.filter(
+        article="6.1.b", clock__match__round__tournament_id__in=tournaments
+    ).values_list("clock_id", "key", "clock__match__pair_a_id", "clock__match__pair_b_id")
     for clock_id, key, pair_a, pair_b in events:
         side = key.split(":")[1] if key.count(":") >= 1 else ""
         pair = pair_a if side == "A" else pair_b if side == "B" else None
