@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -229,8 +229,10 @@ def test_without_javascript_the_plain_form_works(live_server, browser):
     try:
         browser.get(f"{live_server.url}/torneos/{sim.tournament.slug}/gestion/resultados/")
         browser.find_element(By.NAME, "table").send_keys(f"{match.table_number}" + Keys.ENTER)
-        # The submit replaces the page: the old page's element may go stale under the wait's feet.
-        WebDriverWait(browser, 5, ignored_exceptions=(StaleElementReferenceException,)).until(
+        # The submit replaces the page: the old page's element may go stale under the wait's feet,
+        # which Chromium reports either as a stale element or as «Node with given id does not belong
+        # to the document» (a plain WebDriverException): both mean «not yet», and the wait goes on.
+        WebDriverWait(browser, 5, ignored_exceptions=(StaleElementReferenceException, WebDriverException)).until(
             lambda d: match.pair_a.display_name in d.find_element(By.ID, "entry-match").text
         )
         browser.find_element(By.NAME, "games_a").send_keys("1")
