@@ -216,3 +216,23 @@ def test_a_ruling_on_cards_put_into_the_deck_records_the_generic_warning_amm_3_2
     assert Sanction.objects.filter(status="in_force").count() == 1
     hand_ruling_withdraw(ruling=HandRuling.objects.get(is_current=True), by=t.juez)
     assert not Sanction.objects.filter(status="in_force").exists()
+
+
+def test_a_ladder_scope_that_is_not_an_option_is_refused_by_field_and_nothing_changes_amm_5_4(room):
+    from rest_framework.test import APIClient
+
+    sim, _juez, _matches = room
+    client = APIClient()
+    client.force_authenticate(sim.organizer)
+    answer = client.patch(f"/api/v1/tournaments/{sim.tournament.slug}/", {"ladder_scope": "jornada"}, format="json")
+    assert answer.status_code == 400 and "no es una elección válida" in answer.json()["ladder_scope"][0]
+    sim.tournament.refresh_from_db()
+    assert sim.tournament.ladder_scope == "partida"
+    assert (
+        client.patch(
+            f"/api/v1/tournaments/{sim.tournament.slug}/", {"ladder_scope": "torneo"}, format="json"
+        ).status_code
+        == 200
+    )
+    sim.tournament.refresh_from_db()
+    assert sim.tournament.ladder_scope == "torneo"
