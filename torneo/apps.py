@@ -1,6 +1,11 @@
 """The tournament app: tournaments, players, pairs, registrations, rounds, matches."""
 
+import os
+import stat
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 from django.utils.translation import gettext_lazy as _
 
 
@@ -34,3 +39,23 @@ class TorneoConfig(AppConfig):
             celery,  # noqa: F401
             ratelimit,  # noqa: F401
         )
+
+        connection_created.connect(_private_sqlite_file, dispatch_uid="torneo.private_sqlite_file")
+
+
+def _private_sqlite_file(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """The SQLite file holds personal data and API tokens: readable by this account only (0600).
+    SQLite creates it with the umask's mode (usually 0644) and copies that mode to its -wal and
+    -shm files, so it is narrowed at every new connection (one ``stat`` when already right)."""
+    if connection.vendor != "sqlite":
+        return
+    name = str(connection.settings_dict.get("NAME") or "")
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return
+    for path in (name, f"{name}-wal", f"{name}-shm"):
+        try:
+            mode = os.stat(path).st_mode
+            if stat.S_IMODE(mode) & 0o077:
+                os.chmod(path, 0o600)
+        except OSError:  # not there yet (-wal, -shm) or not ours: nothing to narrow
+            continue

@@ -16,7 +16,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
 VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
-VAR_DIR.mkdir(parents=True, exist_ok=True)
+# var/ holds the SQLite database (personal data, API tokens), the secret key, the caches and the
+# broker's messages: for this account only (0700), whatever the umask; the database file is 0600
+# (torneo.apps: SQLite gives its -wal and -shm files the database's mode).
+VAR_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
+if VAR_DIR.stat().st_uid == os.getuid() and VAR_DIR.stat().st_mode & 0o077:
+    VAR_DIR.chmod(0o700)
 
 PRODUCTION = env.bool("DJANGO_PRODUCTION", default=False)
 DEBUG = env.bool("DEBUG", default=False)

@@ -1,14 +1,17 @@
 """``GET /salud/``: 200 when the database answers, the broker accepts a connection and beat ticked
-lately; 503 with what failed otherwise; public and without secrets; checked at most every two
-seconds per process however often it is asked."""
+lately; 503 with what failed otherwise; the details for the site's staff only (anonymous visitors
+read ok / not ok); without secrets; checked at most every two seconds per process however often it
+is asked."""
 
 import datetime
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 import torneo.views.health
 from torneo.models import WorkerHeartbeat
@@ -24,7 +27,32 @@ def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def get() -> Any:
-    return Client().get("/salud/")
+    """As the site's staff, who read every check."""
+    client = Client()
+    client.force_login(User.objects.get_or_create(username="sistemas", defaults={"is_staff": True})[0])
+    return client.get("/salud/")
+
+
+def test_anonymous_visitors_read_only_ok_never_the_database_or_the_broker() -> None:
+    """Security round two: the vendor of the database and the broker's class are for the staff."""
+    heartbeat_record(name="beat")
+    anonymous = Client().get("/salud/")
+    assert anonymous.status_code == 200 and anonymous.json() == {"ok": True}
+    body = anonymous.content.decode()
+    assert "database" not in body and "broker" not in body and "sqlite" not in body and "postgresql" not in body
+    player = User.objects.create_user("jugador")
+    signed_in = Client()
+    signed_in.force_login(player)
+    assert signed_in.get("/salud/").json() == {"ok": True}  # an account, but not the site's staff
+    staff = User.objects.create_user("monitor", is_staff=True)
+    token = Token.objects.create(user=staff)
+    detailed = Client().get("/salud/", HTTP_AUTHORIZATION=f"Token {token.key}").json()
+    assert detailed["ok"] is True and detailed["database"]["ok"] and detailed["broker"]["ok"]
+    assert Client().get("/salud/", HTTP_AUTHORIZATION="Token falso").json() == {"ok": True}
+    WorkerHeartbeat.objects.all().delete()
+    torneo.views.health._last = None
+    down = Client().get("/salud/")
+    assert down.status_code == 503 and down.json() == {"ok": False}
 
 
 def test_healthy_when_the_database_the_broker_and_beat_answer() -> None:

@@ -65,3 +65,44 @@ def test_local_secret_key_is_generated_not_committed(tmp_path):
         check=True,
     ).stdout.strip()
     assert len(out) > 40 and (tmp_path / "secret_key").read_text().strip() == out
+
+
+def test_var_is_private_and_the_sqlite_file_is_0600(tmp_path):
+    """Security round two: var/ holds the database (personal data, tokens) and the secret key, so
+    it is created 0700 and the SQLite file (and its -wal, -shm) 0600, whatever the umask; a var/
+    left wider by an older version is narrowed."""
+    var = tmp_path / "var"
+    env = {**os.environ, "VAR_DIR": str(var)}
+    for name in ("DATABASE_URL", "SECRET_KEY", "DJANGO_PRODUCTION"):
+        env.pop(name, None)
+    script = (
+        "import django; django.setup(); from django.db import connection; "
+        "c = connection.cursor(); c.execute('CREATE TABLE t (x int)'); c.execute('INSERT INTO t VALUES (1)')"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", f"import os; os.umask(0o022); {script}"],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "torneo.settings"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert oct(var.stat().st_mode & 0o777) == oct(0o700)
+    database = var / "db.sqlite3"
+    assert oct(database.stat().st_mode & 0o777) == oct(0o600)
+    for extra in (var / "db.sqlite3-wal", var / "db.sqlite3-shm"):
+        if extra.exists():
+            assert oct(extra.stat().st_mode & 0o777) == oct(0o600)
+    var.chmod(0o755)
+    database.chmod(0o644)
+    again = subprocess.run(
+        [sys.executable, "-c", f"import os; os.umask(0o022); {script.replace('CREATE TABLE t (x int)', 'SELECT 1')}"],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "torneo.settings"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert again.returncode == 0, again.stderr
+    assert oct(var.stat().st_mode & 0o777) == oct(0o700) and oct(database.stat().st_mode & 0o777) == oct(0o600)
