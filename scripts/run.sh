@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the site with its demo tournament on the embedded defaults: SQLite and a file-system Celery
 # broker under var/, the web server (gunicorn), a Celery worker and Celery beat.
-# HOST=0.0.0.0 ALLOWED_HOSTS=... opens it to the venue's network.
+# HOST=0.0.0.0 ALLOWED_HOSTS=... SITE_URL=http://<address>:8000 opens it to the venue's network.
 #
 # Stopping: Ctrl-C, SIGTERM or SIGHUP, or any one service ending, stops them all. Each service runs
 # in a process group of its own: its main process gets SIGTERM (and stops its own workers in order),
@@ -16,6 +16,7 @@ cd "$ROOT"
 export DJANGO_SETTINGS_MODULE=torneo.settings
 HOST="${HOST:-127.0.0.1}"
 PORT="${PORT:-8000}"
+export SITE_URL="${SITE_URL:-http://localhost:$PORT}"  # the actas' QR codes (torneo/settings.py)
 STOP_TIMEOUT="${STOP_TIMEOUT:-10}"
 DATA="${VAR_DIR:-$ROOT/var}"  # the settings' VAR_DIR, where beat keeps its schedule too
 
@@ -102,8 +103,12 @@ step migrate "$PY" manage.py migrate --noinput -v0
 step demo "$PY" manage.py demo
 
 # Beat apart from the worker (not `worker --beat`): killing the worker cannot orphan it.
-say "Celery: worker y beat"
+say "Celery: workers y beat"
 spawn "el worker de Celery" .venv/bin/celery -A torneo.celery worker --loglevel=WARNING --concurrency=2 --pidfile=
+# One process for beat's periodic queue alone (the clocks' tick, the heartbeat: settings.PERIODIC_QUEUE),
+# so that a burst of other work never makes a chapter VI penalty wait for a free process.
+spawn "el worker del reloj" .venv/bin/celery -A torneo.celery worker -Q periodic -n reloj@%h --loglevel=WARNING \
+  --concurrency=1 --pidfile=
 spawn "Celery beat" .venv/bin/celery -A torneo.celery beat --loglevel=WARNING --schedule "$DATA/celerybeat-schedule"
 
 say "Servidor web en http://$HOST:$PORT/  (Ctrl-C para parar)"

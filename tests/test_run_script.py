@@ -87,7 +87,7 @@ class Run:
     def celery_worker(self) -> Proc:
         """The Celery worker's main process: the script's child (its pool processes are the worker's)."""
         workers = [p for p in self.processes() if p.ppid == self.script.pid and "celery" in p.cmdline]
-        workers = [p for p in workers if " worker" in p.cmdline]
+        workers = [p for p in workers if " worker" in p.cmdline and " -Q periodic" not in p.cmdline]
         assert len(workers) == 1, f"se esperaba un worker de Celery hijo de run.sh: {workers}\n{self.log_tail()}"
         return workers[0]
 
@@ -119,8 +119,8 @@ class Run:
             queue = self.var_dir / "broker" / "queue"
             seen: set[str] = set()
             deadline = time.monotonic() + timeout
-            while not seen or {p.name for p in queue.glob("*.celery.msg")} >= seen:
-                seen |= {p.name for p in queue.glob("*.celery.msg")}
+            while not seen or {p.name for p in queue.glob("*.msg")} >= seen:
+                seen |= {p.name for p in queue.glob("*.msg")}
                 assert self.script.poll() is None, f"run.sh ha terminado antes de tiempo\n{self.log_tail()}"
                 assert time.monotonic() < deadline, f"ninguna tarea llega al worker en {timeout} s\n{self.log_tail()}"
                 time.sleep(0.05)

@@ -42,9 +42,13 @@ them in INSTALLED_APPS order, so this module imports none of the apps above torn
   deleted ones too.
 
 Not included: user accounts (passwords, groups, permissions, API tokens: a user is named by
-username and linked on import only if an account with that username exists — no account is ever
-created; a role whose user does not exist is skipped and reported, any other reference to a
-missing user is left empty and reported); simple_history's historical tables (the change log of
+username, and linked on import only if an account with that username exists *and* the import names
+it (``link_accounts``; the command's ``--link-account``) — no account is ever created, and none is
+attached silently: a file naming an account of this site as a juez or a player of the organizer's
+tournament would otherwise let that organizer reset its password (torneo.services.accounts). A
+role whose user is not linked — not named, or not on this site — is skipped and reported, a player
+keeps their record without account, and any other reference is left empty and reported; ``links``
+says which accounts were linked and which not); simple_history's historical tables (the change log of
 each row: the import starts a new log, one «created» record per row, with the reason
 ``HISTORY_REASON``); the page cache; sessions, the admin log and the task heartbeats, which belong
 to the site and not to a tournament; the one-time account codes and links (torneo.accounttoken,
@@ -68,6 +72,7 @@ the exported one, so that a page still open from before (the same slug, restored
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -425,6 +430,21 @@ def parse(data: Any) -> _Parsed:
 # --- import ----------------------------------------------------------------------------------
 
 
+@dataclass
+class AccountLinks:
+    """The accounts a backup names, by username, and what its import did with each."""
+
+    linked: set[str] = field(default_factory=set)  # on this site and named at import: linked
+    not_linked: set[str] = field(default_factory=set)  # on this site but not named: left unlinked
+    missing: set[str] = field(default_factory=set)  # not on this site
+
+
+def named_accounts(data: Any) -> list[str]:
+    """Every username a backup names (roles, players' accounts, who did what), sorted; BackupError
+    if it is not a backup."""
+    return sorted(parse(data).usernames)
+
+
 def free_slug(slug: str) -> str:
     """`slug` if no tournament has it, else the first free `slug-2`, `slug-3`…"""
     max_length = Tournament._meta.get_field("slug").max_length or 80
@@ -435,21 +455,32 @@ def free_slug(slug: str) -> str:
     return candidate
 
 
-def import_tournament(*, data: Any, notes: list[str] | None = None) -> Tournament:
+def import_tournament(
+    *,
+    data: Any,
+    notes: list[str] | None = None,
+    link_accounts: Collection[str] = (),
+    links: AccountLinks | None = None,
+) -> Tournament:
     """Create a new tournament from a backup (``data``: the file's content, as ``loads`` returns
-    it), all or nothing. What the caller should know (roles skipped, users not found) is appended
-    to ``notes``. BackupError (nothing written) when the file cannot be imported."""
+    it), all or nothing. Only the accounts of this site named in ``link_accounts`` are linked
+    (module docstring); ``links`` is filled with what was and was not. What the caller should know
+    (roles skipped, users not found or not linked) is appended to ``notes``. BackupError (nothing
+    written) when the file cannot be imported."""
     parsed = parse(data)
     found: list[str] = []
+    accounts = AccountLinks()
     try:
         with transaction.atomic():
-            tournament = _create(parsed, found)
+            tournament = _create(parsed, found, accounts, set(link_accounts))
     except DatabaseError as exc:
         raise BackupError(
             _("La base de datos rechaza la copia de seguridad; no se ha importado nada: %(error)s") % {"error": exc}
         ) from exc
     if notes is not None:
         notes.extend(found)
+    if links is not None:
+        links.linked, links.not_linked, links.missing = accounts.linked, accounts.not_linked, accounts.missing
     return tournament
 
 
@@ -461,14 +492,19 @@ def _insert(model: type[models.Model], objs: list[models.Model]) -> None:
         obj.save_base(raw=True, force_insert=True)
 
 
-def _create(parsed: _Parsed, notes: list[str]) -> Tournament:
+def _create(parsed: _Parsed, notes: list[str], accounts: AccountLinks, link: set[str]) -> Tournament:
     user_model = get_user_model()
-    users = dict(
+    here = dict(
         user_model._default_manager.filter(**{f"{_username_field()}__in": parsed.usernames}).values_list(
             _username_field(), "pk"
         )
     )
+    users = {name: pk for name, pk in here.items() if name in link}  # never one the import did not name
+    accounts.linked = set(users)
+    accounts.not_linked = set(here) - accounts.linked
+    accounts.missing = parsed.usernames - set(here)
     missing_users: set[str] = set()
+    unlinked_users: set[str] = set()
     new_pks: dict[str, dict[int, int]] = {}
     tournament: Tournament | None = None
     now = timezone.now()
@@ -490,17 +526,26 @@ def _create(parsed: _Parsed, notes: list[str]) -> Tournament:
                 value = row.values[column.name]
                 if column.kind == USER and value is not None:
                     username, value = value, users.get(value)
+                    unlinked = username in accounts.not_linked
                     if value is None:
                         if not column.field.null:
-                            notes.append(_skipped(model, row, username))
+                            notes.append(_skipped(model, row, username, unlinked=unlinked))
                             skip = True
+                        elif model is Player and unlinked:
+                            notes.append(
+                                _(
+                                    "%(player)s queda sin cuenta: la cuenta «%(user)s» existe en este sitio, "
+                                    "pero no se ha vinculado (no vinculada)."
+                                )
+                                % {"player": _player_name(row), "user": username}
+                            )
                         elif model is Player:
                             notes.append(
                                 _("%(player)s queda sin cuenta: el usuario «%(user)s» no existe en este sitio.")
                                 % {"player": _player_name(row), "user": username}
                             )
                         else:
-                            missing_users.add(username)
+                            (unlinked_users if unlinked else missing_users).add(username)
                 elif column.kind == REF and value is not None:
                     value = new_pks[column.target].get(value)
                     if value is None:
@@ -548,6 +593,14 @@ def _create(parsed: _Parsed, notes: list[str]) -> Tournament:
             )
             % {"users": ", ".join(sorted(missing_users))}
         )
+    if unlinked_users:
+        notes.append(
+            _(
+                "Estas cuentas existen en este sitio, pero no se han vinculado; las referencias a ellas "
+                "(quién creó, anotó, confirmó o presenció algo) quedan vacías: %(users)s."
+            )
+            % {"users": ", ".join(sorted(unlinked_users))}
+        )
     assert tournament is not None
     tournament.refresh_from_db()
     return tournament
@@ -557,11 +610,25 @@ def _player_name(row: _Row) -> str:
     return f"{row.values.get('first_name', '')} {row.values.get('last_name', '')}".strip() or f"#{row.pk}"
 
 
-def _skipped(model: type[models.Model], row: _Row, username: str) -> str:
+def _skipped(model: type[models.Model], row: _Row, username: str, *, unlinked: bool) -> str:
     if model is TournamentRole:
         role = row.values.get("role", "")
-        return _("Se omite la función «%(role)s» de «%(user)s»: ese usuario no existe en este sitio.") % {
+        values = {
             "role": TournamentRole.Role(role).label if role in TournamentRole.Role.values else role,
+            "user": username,
+        }
+        if unlinked:
+            return (
+                _(
+                    "Se omite la función «%(role)s» de «%(user)s»: la cuenta existe en este sitio, "
+                    "pero no se ha vinculado (no vinculada)."
+                )
+                % values
+            )
+        return _("Se omite la función «%(role)s» de «%(user)s»: ese usuario no existe en este sitio.") % values
+    if unlinked:
+        return _("Se omite %(row)s: la cuenta «%(user)s» existe en este sitio, pero no se ha vinculado.") % {
+            "row": _where(model._meta.label_lower, row.pk),
             "user": username,
         }
     return _("Se omite %(row)s: el usuario «%(user)s» no existe en este sitio.") % {
@@ -573,12 +640,14 @@ def _skipped(model: type[models.Model], row: _Row, username: str) -> str:
 __all__ = [
     "FORMAT",
     "VERSION",
+    "AccountLinks",
     "BackupError",
     "dumps",
     "export_tournament",
     "free_slug",
     "import_tournament",
     "loads",
+    "named_accounts",
     "parse",
     "parts",
 ]

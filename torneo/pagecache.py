@@ -36,14 +36,16 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from torneo.models import Pair, PairMember, Player, Session, Tournament
+from torneo.numbers import canonical_int
 
 T = TypeVar("T")
 TTL = 24 * 3600
@@ -285,11 +287,13 @@ def _state_ttl() -> int:
 def _anonymous_key(request: HttpRequest, params: tuple[str, ...]) -> str | None:
     """The key of this request's whole page, or None when it is not an anonymous visitor's plain
     GET: logged in (or a session, or messages to show), or a query this page does not take (the
-    key space stays bounded: only ``params``, with short values)."""
+    key space stays bounded: only ``params``, which are numbers, each given once and written the
+    one way, `canonical_int`: '?ronda=03' or '?ronda=٣' goes through the view and is not kept)."""
     if request.method != "GET" or request.COOKIES.keys() & {settings.SESSION_COOKIE_NAME, "messages"}:
         return None
-    if any(name not in params or len(request.GET[name]) > 6 for name in request.GET):
-        return None
+    for name, values in request.GET.lists():
+        if name not in params or len(values) != 1 or canonical_int(values[0], high=999_999) is None:
+            return None
     query = "&".join(f"{name}={request.GET[name]}" for name in params if name in request.GET)
     return anonymous_key(request.path, query)
 
@@ -321,12 +325,13 @@ class Page:
     at: float
     content: bytes | None
     gzipped: bytes | None = None
+    counted: int = 0  # the day (`_today`) it was counted in its tournament's bound (`_counted`)
 
     @classmethod
-    def of(cls, stamp: str, content: bytes) -> "Page":
+    def of(cls, stamp: str, content: bytes, *, counted: int = 0) -> "Page":
         if len(content) >= GZIP_FROM_BYTES and _CLOCK_DATA not in content:
-            return cls(stamp, time.time(), None, gzip.compress(content, compresslevel=6, mtime=0))
-        return cls(stamp, time.time(), content)
+            return cls(stamp, time.time(), None, gzip.compress(content, compresslevel=6, mtime=0), counted)
+        return cls(stamp, time.time(), content, None, counted)
 
     @property
     def html(self) -> bytes:
@@ -413,10 +418,14 @@ def anonymous_page(
     def decorate(view: View) -> View:
         @wraps(view)
         def page(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+            canonical = _canonical_path(request)
+            if canonical is not None:
+                query = request.META.get("QUERY_STRING", "")
+                return HttpResponsePermanentRedirect(f"{canonical}?{query}" if query else canonical)
             key = _anonymous_key(request, params)
             state = public_state(slug) if key is not None else None
             expected = None if state is None else stamp(state, kwargs) if stamp else state.stamp
-            if key is None or expected is None:
+            if key is None or state is None or expected is None:
                 return view(request, slug, **kwargs)
             recent = recent_pages()
             entry = recent.get(key)
@@ -437,16 +446,60 @@ def anonymous_page(
             # A page with a form that needs a token is the visitor's own: never kept whole.
             whole = response.status_code == 200 and built is not None and not response.cookies
             if whole and b"csrfmiddlewaretoken" not in response.content:
-                entry = Page.of(built, response.content)
-                cache.set(key, entry, TTL)
-                if built == expected:
-                    recent.put(key, entry)
+                today = _today()
+                if (entry is not None and entry.counted == today) or _counted(state.pk, today):
+                    entry = Page.of(built, response.content, counted=today)
+                    cache.set(key, entry, TTL)
+                    if built == expected:
+                        recent.put(key, entry)
             patch_vary_headers(response, ("Accept-Encoding",))
             return response
 
         return page
 
     return decorate
+
+
+_LEADING_ZERO = re.compile(r"/0[0-9]")
+
+
+def _canonical_path(request: HttpRequest) -> str | None:
+    """This page's address written the one way, when the request's is another: Django's int
+    converter takes '/rondas/03/' for '/rondas/3/', and each spelling would be a page to keep.
+    None when it is written so, or when the request was not resolved (torneo.views.prerender)."""
+    match = getattr(request, "resolver_match", None)
+    if match is None or not _LEADING_ZERO.search(request.path):  # the one way never starts with 0
+        return None
+    path = reverse(match.view_name, args=match.args, kwargs=match.kwargs)
+    return None if path == request.path else path
+
+
+# --- the bound: how many whole pages one tournament keeps -----------------------------------------
+#
+# Only real pages are kept (an address of a round or a pair that does not exist is a 404, which is
+# never kept; other spellings of an address are redirected or go through the view), but a bound
+# holds whatever slipped through: a tournament's pages are counted by day (TTL), each page once a
+# day (the day it was counted is kept with it), and past PAGES_MAX_PER_TOURNAMENT a page is served
+# without being kept. A kept page was stored within a TTL, so counted today or yesterday: never
+# more than twice the bound, whatever the number of addresses asked for. A page evicted and stored
+# again the same day counts twice (the bound is reached sooner, never passed); with the file cache,
+# whose incr is not atomic, two processes counting at once may count one.
+
+
+def _today() -> int:
+    return int(time.time() // TTL)
+
+
+def _counted(tournament_id: int, day: int) -> bool:
+    """Count one more page of this tournament kept today: False past the bound (then not kept)."""
+    key = f"paginas-anonimas:{tournament_id}:{day}"
+    cache.add(key, 0, TTL)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired in between: not kept this time
+        return False
+    cache.touch(key, TTL)  # the file cache's incr stores it again with its default timeout
+    return int(count) <= int(settings.PAGES_MAX_PER_TOURNAMENT)
 
 
 def stamp_with_version(stamp: str, version: int) -> str:

@@ -9,6 +9,16 @@ classes and answer 429 with the site's own page (templates/429.html).
   records one through Django's `user_login_failed` signal; while a window is full, the next
   attempt is refused before the password is even checked, the right one too: a lockout that
   lasts until the oldest failure of the window ages out. A successful login counts nothing.
+- `login_device`: a browser that signed in as a user before is that user's *known device*
+  (OWASP's device cookies, https://owasp.org/www-community/Slow_Down_Online_Guessing_Attacks_with_Device_Cookies).
+  Every sign-in (`user_logged_in`) gives the browser a signed cookie, DEVICE_COOKIE: the account's
+  pk and a random nonce, for a year, HttpOnly, SameSite=Lax, Secure over HTTPS; one cookie holds
+  the last DEVICE_COOKIE_ACCOUNTS accounts of a shared browser (the mesa's tablet). An attempt for
+  that account from that browser is limited by that device's own window of failures only, never
+  by the username's or the IP's: strangers who know a username (staff usernames were once public)
+  can slow down strangers, not lock the owner's devices out. Once the device's window is full
+  (a stolen cookie guessing; 10 failures a day unless the rates set `login_device`), it is a
+  stranger again until its failures age out.
 - `registration`: public registrations per client IP, whatever the tournament. Every POST
   counts (valid or not). The tournament's staff (any role in *that* tournament) are never
   limited: the mesa de control's own pages and endpoints have no limit at all.
@@ -23,14 +33,18 @@ An IPv6 client is its /64 network (one machine usually holds a whole /64).
 import hashlib
 import ipaddress
 import math
+import secrets
+import time
 import unicodedata
 from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
-from django.contrib.auth.signals import user_login_failed
+from django.contrib.auth.signals import user_logged_in, user_login_failed
+from django.core import signing
 from django.core.cache import BaseCache, caches
 from django.core.exceptions import ImproperlyConfigured
 from django.dispatch import receiver
@@ -45,6 +59,12 @@ from torneo.models import Tournament
 from torneo.permissions import roles_for
 
 CACHE_ALIAS = "ratelimit"
+
+DEVICE_COOKIE = "torneo_dispositivo"
+DEVICE_COOKIE_SALT = "torneo.ratelimit.device"
+DEVICE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60  # seconds: a year
+DEVICE_COOKIE_ACCOUNTS = 5  # the accounts one browser is a known device of (the latest sign-ins)
+_SIGNED_IN = "_torneo_signed_in"  # on the request: the pk of the user who signed in during it
 
 LOGIN_REFUSED = gettext_lazy("Demasiados intentos fallidos de entrar con este usuario o desde esta conexión.")
 REGISTRATION_REFUSED = gettext_lazy(
@@ -143,6 +163,8 @@ class LoginIPThrottle(FailureThrottle):
     scope = "login_ip"
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
+        if known_device(request, _posted_username(request)):
+            return None
         return self.key_of(self.get_ident(request))
 
 
@@ -150,12 +172,26 @@ class LoginUsernameThrottle(FailureThrottle):
     scope = "login_username"
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
-        return self.key_for(_posted_username(request))
+        username = _posted_username(request)
+        return None if known_device(request, username) else self.key_for(username)
 
     def key_for(self, username: str) -> str | None:
         """Case, spacing and Unicode forms of a name share one window (hashed: any text is a key)."""
         username = unicodedata.normalize("NFKC", username).strip().casefold()
         return self.key_of(_digest(username)) if username else None
+
+
+class LoginDeviceThrottle(FailureThrottle):
+    """Failed logins from one known device (one account's entry in a browser's device cookie)."""
+
+    scope = "login_device"
+    default_rate = "10/day"  # a site whose settings predate it still limits it
+
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope, self.default_rate) or None
+
+    def key_for(self, nonce: str) -> str:
+        return self.key_of(_digest(nonce))
 
 
 class RegistrationThrottle(RateThrottle):
@@ -192,9 +228,88 @@ def _login_failed(sender: Any, credentials: dict[str, Any], request: Any = None,
     by_ip = LoginIPThrottle()
     by_ip.record(by_ip.key_of(by_ip.get_ident(request)))
     username = credentials.get(get_user_model().USERNAME_FIELD)
+    username = username if isinstance(username, str) else ""
     by_name = LoginUsernameThrottle()
-    if isinstance(username, str) and (key := by_name.key_for(username)):
+    if device := known_device(request, username):
+        LoginDeviceThrottle().record(device)  # the owner's typo, or a stolen cookie guessing
+    elif key := by_name.key_for(username):
         by_name.record(key)
+
+
+# --- Known devices: the signed cookie of a browser that signed in before ----------------------------
+
+
+def _device_entries(request: Any) -> list[tuple[str, str, int]]:
+    """(user pk, nonce, issued at) of each account this browser's device cookie vouches for; [] for
+    no cookie, a forged or expired one, or anything else."""
+    raw = request.COOKIES.get(DEVICE_COOKIE)
+    if not raw:
+        return []
+    try:
+        data = signing.loads(raw, salt=DEVICE_COOKIE_SALT, max_age=DEVICE_COOKIE_MAX_AGE)
+    except signing.BadSignature:  # SignatureExpired too
+        return []
+    oldest = time.time() - DEVICE_COOKIE_MAX_AGE
+    entries = []
+    for item in data if isinstance(data, list) else []:
+        if isinstance(item, list) and len(item) == 3:
+            pk, nonce, issued = item
+            if isinstance(pk, str) and isinstance(nonce, str) and isinstance(issued, int) and issued > oldest:
+                entries.append((pk, nonce, issued))
+    return entries
+
+
+def known_device(request: Any, username: str) -> str | None:
+    """The device window's key when this browser signed in as `username` before and has not failed
+    too often since; None: a stranger for this username (no cookie, another account's, forged)."""
+    entries = _device_entries(request)
+    username = unicodedata.normalize("NFKC", username)  # as the login form's UsernameField
+    if not entries or not username:
+        return None
+    model = get_user_model()
+    pk = model._default_manager.filter(**{model.USERNAME_FIELD: username}).values_list("pk", flat=True).first()
+    nonce = next((n for p, n, _issued in entries if pk is not None and p == str(pk)), None)
+    if nonce is None:
+        return None
+    throttle = LoginDeviceThrottle()
+    key = throttle.key_for(nonce)
+    return key if throttle.allow_key(key) else None
+
+
+@receiver(user_logged_in, dispatch_uid="torneo.ratelimit.logged_in")
+def _logged_in(sender: Any, request: Any = None, user: Any = None, **kwargs: Any) -> None:
+    if request is not None and user is not None:
+        setattr(request, _SIGNED_IN, str(user.pk))  # DeviceCookieMiddleware puts the cookie on the answer
+
+
+class DeviceCookieMiddleware:
+    """Gives the browser that signed in during a request its device cookie (wherever it signed in:
+    the login forms, a claimed player code, an accepted invitation)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (pk := getattr(request, _SIGNED_IN, None)) is not None:
+            remember_device(request, response, pk)
+        return response
+
+
+def remember_device(request: HttpRequest, response: HttpResponse, pk: str) -> None:
+    """This browser becomes a known device of account `pk`: a new nonce (a fresh window of
+    failures), ahead of the other accounts it already knew."""
+    entries = [entry for entry in _device_entries(request) if entry[0] != pk]
+    entries.insert(0, (pk, secrets.token_urlsafe(16), int(time.time())))
+    value = signing.dumps([list(entry) for entry in entries[:DEVICE_COOKIE_ACCOUNTS]], salt=DEVICE_COOKIE_SALT)
+    response.set_cookie(
+        DEVICE_COOKIE,
+        value,
+        max_age=DEVICE_COOKIE_MAX_AGE,
+        secure=request.is_secure() or settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
 
 
 # --- The API: throttle classes for the views, and the refusal's message ---------------------------
@@ -255,7 +370,10 @@ def registration_refused(request: HttpRequest, tournament: Tournament) -> HttpRe
 
 
 __all__ = [
+    "DEVICE_COOKIE",
     "LOGIN_THROTTLES",
+    "DeviceCookieMiddleware",
+    "LoginDeviceThrottle",
     "LoginIPThrottle",
     "LoginUsernameThrottle",
     "RegistrationThrottle",

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import environ
 from django.utils.translation import gettext_lazy as _
+from kombu.entity import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -75,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "torneo.middleware.LoginRequiredMiddleware",
+    "torneo.ratelimit.DeviceCookieMiddleware",  # a sign-in's device cookie (the login limits)
 ]
 
 ROOT_URLCONF = "torneo.urls"
@@ -192,6 +194,9 @@ REST_FRAMEWORK = {
         "login_ip": env.str("RATELIMIT_LOGIN_IP", default="10/min"),  # failed logins per IP
         "login_username": env.str("RATELIMIT_LOGIN_USERNAME", default="20/hour"),  # failed logins per username
         "registration": env.str("RATELIMIT_REGISTRATION", default="10/hour"),  # public registrations per IP
+        # Taps that move a table's clock (a juego, its undo, the tantos) per account and table: a
+        # partida has at most five juegos, so a table never taps a dozen times a minute.
+        "clock_tap": env.str("RATELIMIT_CLOCK_TAP", default="30/min"),
     },
     # Trusted proxies in front of the site: 0 = the client is REMOTE_ADDR and X-Forwarded-For is
     # ignored (it is whatever the client wrote); behind one nginx, 1.
@@ -229,6 +234,10 @@ PAGES_PRERENDER = env.bool("PAGES_PRERENDER", default=True)
 # Each web process keeps the whole pages it served lately, up to this many bytes, and answers a
 # page whose stamp has not changed from memory (torneo.pagecache.RecentPages). 0: none kept.
 PAGES_RECENT_BYTES = env.int("PAGES_RECENT_BYTES", default=32 * 1024 * 1024)
+# At most this many whole pages of one tournament are kept for anonymous visitors a day (counted
+# again each day, so never more than twice as many in the cache); past it a page is served without
+# being kept (torneo.pagecache). A 1,146-pair tournament has ~1,200 public pages in each language.
+PAGES_MAX_PER_TOURNAMENT = env.int("PAGES_MAX_PER_TOURNAMENT", default=3000)
 # --- end of caches and rate limits ----------------------------------------------------------------
 
 SPECTACULAR_SETTINGS = {
@@ -280,6 +289,17 @@ CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="") or None
 if CELERY_BROKER_URL.startswith("redis"):
     # A message not acknowledged (its worker died) goes back to the queue after this long.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)}
+# Beat's periodic tasks that chapter VI and the health check depend on (the clocks' tick, the
+# heartbeat) have their own queue: no burst of other work (pages to render, a round's actas) can sit
+# in front of a 6.1.b penalty. Every worker takes both queues unless told otherwise, the periodic
+# first where the broker can order them (Redis); scripts/run.sh and docs/production.md also run one
+# worker process on the periodic queue alone, so a tick never waits for a free process.
+PERIODIC_QUEUE = "periodic"
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = (Queue(PERIODIC_QUEUE), Queue(CELERY_TASK_DEFAULT_QUEUE))  # type: ignore[no-untyped-call]
+CELERY_TASK_ROUTES = {name: {"queue": PERIODIC_QUEUE} for name in ("scoring.clocks_tick", "torneo.heartbeat")}
+if CELERY_BROKER_URL.startswith("redis"):
+    CELERY_BROKER_TRANSPORT_OPTIONS["queue_order_strategy"] = "priority"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
@@ -304,6 +324,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 }
 PRINT_QUEUE_GRACE_SECONDS = env.float("PRINT_QUEUE_GRACE_SECONDS", default=20.0)
 PRINT_RUNNING_TIMEOUT_SECONDS = env.float("PRINT_RUNNING_TIMEOUT_SECONDS", default=600.0)
+# The site's address as players reach it, printed in the actas' QR codes: never a request's Host
+# header (any port or name that reaches the server would otherwise end up on paper).
+SITE_URL = env.str("SITE_URL", default="http://localhost:8000").rstrip("/")
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"

@@ -12,6 +12,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from torneo.models import Match, Pair, Tournament
+from torneo.numbers import parse_int
 from torneo.permissions import Action, access_match, can
 from torneo.typing import User
 
@@ -52,8 +53,9 @@ class PairRefField(serializers.CharField):
         value = super().to_internal_value(data).strip().upper()
         if value in ("", "A", "B"):
             return value
-        if value.isascii() and value.isdigit() and len(value) <= MAX_PAIR_DIGITS and int(value) >= 1:
-            return str(int(value))
+        number = parse_int(value, low=1, high=10**MAX_PAIR_DIGITS - 1)
+        if number is not None:
+            return str(number)
         self.fail("invalid")
         raise AssertionError  # fail() raises
 

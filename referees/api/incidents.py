@@ -44,6 +44,7 @@ from referees.services.incidents import incident_dismiss, incident_report
 from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction
 from torneo.models import Player, Tournament
+from torneo.numbers import parse_int
 from torneo.permissions import Action, can
 
 DESCRIPTION_MESSAGE = gettext_lazy("La descripción tiene que ser un texto.")
@@ -163,8 +164,9 @@ def _number(params: Any, name: str, message: str) -> int | None:
     raw = str(params.get(name, "")).strip()
     if not raw:
         return None
-    if raw.isascii() and raw.isdigit() and len(raw) <= 6:
-        return int(raw)
+    number = parse_int(raw, high=999_999)
+    if number is not None:
+        return number
     raise serializers.ValidationError({name: [message]})
 
 
@@ -198,9 +200,10 @@ class IncidentViewSet(TournamentScoped, viewsets.GenericViewSet):
     def _incident(self, pk: object) -> Incident:
         """An incident of this tournament, or 404 (a word or a number out of range too)."""
         text = str(pk)
-        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_ID):
+        pk = parse_int(text, low=1, high=MAX_ID)
+        if pk is None:
             raise NotFound
-        incident = incidents(self.get_tournament()).filter(pk=int(text)).first()
+        incident = incidents(self.get_tournament()).filter(pk=pk).first()
         if incident is None:
             raise NotFound
         return incident

@@ -42,6 +42,7 @@ from referees.services.sanctions import ladder_proposal, past_of, sanction_give,
 from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction
 from torneo.models import Match, Pair, Tournament
+from torneo.numbers import parse_int
 from torneo.permissions import Action
 from torneo.selectors.registrations import members_prefetch
 
@@ -357,11 +358,10 @@ class SanctionViewSet(TournamentScoped, viewsets.GenericViewSet):
     def undo(self, request: Request, tournament_slug: str, pk: str) -> Response:
         data = body(SanctionUndoSerializer, request.data)
         text = str(pk)
-        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_ID):
+        pk = parse_int(text, low=1, high=MAX_ID)
+        if pk is None:
             raise NotFound
-        sanction = Sanction.objects.select_related("tournament", "pair").filter(
-            pk=int(text), tournament=self.get_tournament()
-        )
+        sanction = Sanction.objects.select_related("tournament", "pair").filter(pk=pk, tournament=self.get_tournament())
         found = sanction.first()
         if found is None:
             raise NotFound

@@ -37,6 +37,7 @@ from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction
 from torneo.identity import clean_text
 from torneo.models import Round
+from torneo.numbers import parse_int
 from torneo.permissions import Action
 
 ID_MESSAGE = gettext_lazy("El id no es válido: un número entero.")
@@ -183,8 +184,9 @@ def _round_number(params: Any) -> int | None:
     raw = str(params.get("round", "")).strip()
     if not raw:
         return None
-    if raw.isascii() and raw.isdigit() and len(raw) <= 6:
-        return int(raw)
+    number = parse_int(raw, high=999_999)
+    if number is not None:
+        return number
     raise serializers.ValidationError({"round": [_("El número de ronda no es válido.")]})
 
 
@@ -304,9 +306,10 @@ class SubstitutionViewSet(TournamentScoped, viewsets.GenericViewSet):
             message = _("El motivo es demasiado largo (máximo %(n)d caracteres).") % {"n": MAX_REASON}
             raise serializers.ValidationError({"reason": [message]})
         text = str(pk)
-        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_ID):
+        pk = parse_int(text, low=1, high=MAX_ID)
+        if pk is None:
             raise NotFound
-        found = self._rows().filter(pk=int(text)).first()
+        found = self._rows().filter(pk=pk).first()
         if found is None:
             raise NotFound
         cancelled = substitute_cancel(

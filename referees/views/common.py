@@ -15,16 +15,15 @@ from referees.selectors.sanctions import (
 )
 from scoring.selectors.hands import matches_with_players
 from torneo.models import Match, Round, Tournament
+from torneo.numbers import parse_int
 
 
 def _round(rounds: list[Round], number: object) -> Round | None:
     """The published round ``number`` names (404 if none), or the latest."""
-    text = str(number or "")
-    if not text:
+    if number in (None, ""):
         return rounds[-1] if rounds else None
-    if not (text.isascii() and text.isdigit()):
-        raise Http404
-    found = next((r for r in rounds if r.number == int(text)), None)
+    value = parse_int(number)
+    found = next((r for r in rounds if r.number == value), None) if value is not None else None
     if found is None:
         raise Http404
     return found

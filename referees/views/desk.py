@@ -33,6 +33,7 @@ from scoring.selectors.rulings import hands_awaiting_ruling
 from scoring.views.clocks import Card, cards_for
 from torneo.forms.errors import service_errors
 from torneo.models import Match, Round, Tournament
+from torneo.numbers import parse_int
 from torneo.permissions import Action
 from torneo.tableranges import format_tables, in_tables
 from torneo.views.access import tournament_for
@@ -84,11 +85,11 @@ def juez_desk(request: HttpRequest, slug: str) -> HttpResponse:
                     return redirect(f"{base}?ronda={round_.number}#incidencia-{incident.pk}")
         return _desk_page(request, tournament, rounds, round_, form, status=400)
     round_ = _round(rounds, request.GET.get("ronda"))
-    table = request.GET.get("mesa", "")
+    table = parse_int(request.GET.get("mesa"), high=9999)
     match = None
     initial: dict[str, Any] = {"ronda": round_.number if round_ else None}
-    if table.isascii() and table.isdigit() and len(table) < 5:
-        match = _match_at(round_, int(table))
+    if table is not None:
+        match = _match_at(round_, table)
         if match is not None:
             initial["table"] = match.table_number
     article = request.GET.get("articulo", "")
@@ -100,8 +101,8 @@ def juez_desk(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _desk_form(request: HttpRequest, tournament: Tournament, round_: Round | None) -> DeskForm:
     """The desk's form as POSTed; the pairs named when the table is one of the round's."""
-    table = request.POST.get("table", "")
-    match = _match_at(round_, int(table)) if table.isascii() and table.isdigit() and len(table) < 5 else None
+    table = parse_int(request.POST.get("table"), high=9999)
+    match = _match_at(round_, table) if table is not None else None
     return DeskForm(request.POST, tournament=tournament, match=match)
 
 

@@ -37,6 +37,7 @@ from referees.views.common import _rows
 from torneo import sheets
 from torneo.forms.errors import service_errors
 from torneo.models import Pair, Tournament
+from torneo.numbers import parse_int
 from torneo.permissions import Action, access_match, can, member_pairs
 from torneo.views.access import LoginRequired, tournament_for
 
@@ -55,10 +56,7 @@ class StepChoice:
 
 
 def _steps(proposal: Proposal | None, chosen: object) -> list[StepChoice]:
-    try:
-        selected = int(str(chosen)) if chosen not in (None, "") else None
-    except ValueError:
-        selected = None
+    selected = parse_int(chosen)
     if selected is None and proposal is not None:
         selected = int(proposal.step)
     out = []

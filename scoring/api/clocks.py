@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, Throttled
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -38,6 +38,7 @@ from scoring.services.clocks import (
     clock_warning,
     clocks_start_round,
 )
+from scoring.throttles import CLOCK_TAP_REFUSED, clock_tap_wait
 from torneo.api.access import TournamentScoped
 from torneo.models import Match, Round, Tournament
 from torneo.permissions import Action, access_match
@@ -267,6 +268,14 @@ class ClockViewSet(TournamentScoped, viewsets.GenericViewSet):
         )
         return access_match(self.request.user, self.get_tournament(), match_id, playable=True, queryset=queryset)
 
+    def _tapped(self, match_id: object) -> Match:
+        """The match of a tap (a juego, its undo, the tantos), counted against the limit per account
+        and table (scoring.throttles): past it, a Spanish 429 with Retry-After, nothing written."""
+        match = self._match(match_id)
+        if (wait := clock_tap_wait(self.request.user, match)) is not None:
+            raise Throttled(wait=wait, detail=str(CLOCK_TAP_REFUSED))
+        return match
+
     def _clock(self, match: Match, now: Any) -> Response:
         return Response(match_clock(match, now).as_dict(now), headers=NO_STORE)
 
@@ -371,7 +380,7 @@ class ClockViewSet(TournamentScoped, viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def juego(self, request: Request, tournament_slug: str, match_id: str) -> Response:
         data = _body(ClockWinnerSerializer, request)
-        match, now = self._match(match_id), timezone.now()
+        match, now = self._tapped(match_id), timezone.now()
         clock_juego(match=match, by=request.user, winner=data["winner"], at=now)
         return self._clock(match, now)
 
@@ -383,7 +392,7 @@ class ClockViewSet(TournamentScoped, viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"])
     def undo(self, request: Request, tournament_slug: str, match_id: str) -> Response:
-        match, now = self._match(match_id), timezone.now()
+        match, now = self._tapped(match_id), timezone.now()
         clock_juego_undo(match=match, by=request.user)
         return self._clock(match, now)
 
@@ -396,7 +405,7 @@ class ClockViewSet(TournamentScoped, viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def tantos(self, request: Request, tournament_slug: str, match_id: str) -> Response:
         data = _body(ClockTantosSerializer, request)
-        match, now = self._match(match_id), timezone.now()
+        match, now = self._tapped(match_id), timezone.now()
         clock_tantos(match=match, by=request.user, a=data["a"], b=data["b"])
         return self._clock(match, now)
 

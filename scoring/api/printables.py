@@ -99,7 +99,6 @@ class PrintablesView(StaffScoped, APIView):
             kind=serializer.validated_data["kind"],
             round_number=serializer.validated_data.get("round", 0),
             by=request.user,  # type: ignore[arg-type]
-            base_url=request.build_absolute_uri("/"),
         )
         code = status.HTTP_200_OK if job.status == PrintJob.Status.DONE else status.HTTP_202_ACCEPTED
         return Response(job_data(request, job), status=code)

@@ -28,6 +28,7 @@ from scoring.services.results import (
 from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction
 from torneo.models import Match, Pair, Round
+from torneo.numbers import is_digits, parse_int
 from torneo.permissions import Action, can
 
 # --- representations ---------------------------------------------------------------------------
@@ -431,14 +432,14 @@ class ResultViewSet(TournamentScoped, viewsets.GenericViewSet):
         table = request.query_params.get("table", "").strip()
         if not table:
             return Response({"detail": "Indica el número de mesa (table)."}, status=status.HTTP_400_BAD_REQUEST)
-        if not (table.isascii() and table.isdigit()):
+        if not is_digits(table):
             return Response(
                 {"detail": f"El número de mesa no es válido: «{table[:20]}». Escribe solo cifras."},
                 status=status.HTTP_400_BAD_REQUEST,
             )
         # No table has a number beyond the column's range (and no database integer overflows on it).
-        number = int(table) if len(table) < 6 else None
-        match = selectors.match_at_table(round_, number) if number and number < 2**15 else None
+        number = parse_int(table, low=1, high=2**15 - 1)
+        match = selectors.match_at_table(round_, number) if number is not None else None
         if match is None:
             shown = table[:20] if number is None else number
             raise NotFound(f"No hay ninguna mesa {shown} en la ronda {round_.number}.")

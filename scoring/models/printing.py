@@ -37,7 +37,8 @@ class PrintJob(models.Model):
     kind = models.CharField(_("documento"), max_length=16, choices=Kind.choices)
     round_number = models.PositiveSmallIntegerField(_("ronda"), default=0)  # 0: not a round's document
     digest = models.CharField(max_length=64)
-    # The site's address as the request that asked for it saw it: the QR codes' links.
+    # The site's address (settings.SITE_URL, never a request's Host) when it was asked for: the QR
+    # codes' links, which the digest covers.
     base_url = models.CharField(max_length=200)
     status = models.CharField(_("estado"), max_length=8, choices=Status.choices, default=Status.QUEUED)
     done = models.PositiveIntegerField(default=0)

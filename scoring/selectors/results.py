@@ -15,6 +15,7 @@ from scoring.models import ResultSubmission
 from scoring.selectors.clocks import clock_notes
 from scoring.services.results import round_locked
 from torneo.models import Match, Round, Tournament
+from torneo.numbers import is_digits, parse_int
 from torneo.snapshot import MATCH_FIELDS, MatchInfo, match_infos, pair_infos
 
 # --- results of a round: the public list, the mesa's entry page ------------------------------------------
@@ -43,8 +44,10 @@ def published_round(tournament: Tournament, number: object) -> Round | None:
     is given (the pages' ``?ronda=`` and the API's ``round``). ValueError: not a round number."""
     if number in (None, ""):
         return current_round(tournament)
-    value = int(str(number))
-    if not 0 < value < 2**31:  # no round has it (and no database integer overflows on it)
+    if not (isinstance(number, int) or is_digits(str(number).removeprefix("-"))):
+        raise ValueError(number)
+    value = parse_int(number, low=1)
+    if value is None:  # a number no round has, however large or negative (no database integer overflows)
         return None
     return tournament.rounds.filter(number=value, status=Round.Status.PUBLISHED).first()
 

@@ -40,10 +40,12 @@ def _enqueue(job: PrintJob) -> None:
 
 
 def printable_request(
-    *, tournament: Tournament, kind: str, round_number: int = 0, by: AbstractBaseUser | None, base_url: str
+    *, tournament: Tournament, kind: str, round_number: int = 0, by: AbstractBaseUser | None
 ) -> PrintJob:
     """The job that prints this document as its data stand now: reused if one exists for the same
-    digest (a failed one is queued again), else a new one, queued."""
+    digest (a failed one is queued again), else a new one, queued. Its links (the actas' QR codes)
+    are to the site's configured address, settings.SITE_URL, never to the Host a request came
+    with: whatever name or port asked for it, the same document is the same job."""
     builder = BUILDERS.get(kind)
     if builder is None:
         raise ValidationError({"kind": _("Documento desconocido: «%(k)s».") % {"k": kind}})
@@ -51,6 +53,7 @@ def printable_request(
         round_number = 0  # the tournament's document, not a round's
     elif round_number < 1:
         raise ValidationError({"round": _("Indica la ronda.")})
+    base_url = settings.SITE_URL + "/"
     printable = builder(tournament, round_number, base_url)
     key = {"tournament": tournament, "kind": kind, "round_number": round_number, "digest": printable.digest}
     job = PrintJob.objects.filter(**key).first()

@@ -46,10 +46,12 @@ from scoring.services.clocks import (
     clock_warning,
     clocks_start_round,
 )
+from scoring.throttles import TAP_ACTIONS, clock_tap_refused
 from scoring.views import players as player_views
 from torneo.clock import AMM, PRESETS, max_duration_minutes
 from torneo.forms.errors import service_errors
 from torneo.models import Match, Pair, Round, Tournament
+from torneo.numbers import parse_int
 from torneo.permissions import Action, access_match, can, is_player_of
 from torneo.selectors.registrations import members_prefetch
 from torneo.views.access import LoginRequired, tournament_for
@@ -430,9 +432,8 @@ def _round(rounds: list[Round], number: str) -> Round | None:
     """The published round ``?ronda=`` names (404 if none), or the latest."""
     if not number:
         return rounds[-1] if rounds else None
-    if not (number.isascii() and number.isdigit()):
-        raise Http404
-    found = next((r for r in rounds if r.number == int(number)), None)
+    value = parse_int(number)
+    found = next((r for r in rounds if r.number == value), None) if value is not None else None
     if found is None:
         raise Http404
     return found
@@ -538,6 +539,8 @@ def clock_table(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     if request.method == "POST":
         if not request.user.is_authenticated:
             raise LoginRequired
+        if request.POST.get("action") in TAP_ACTIONS and (refused := clock_tap_refused(request, match)):
+            return refused
         _act(request, ClockActionForm(request.POST, actions=TABLE_ACTIONS), match)
         return redirect(url)
     now = timezone.now()
@@ -607,5 +610,7 @@ def _manage_post(request: HttpRequest, tournament: Tournament, rounds: list[Roun
             messages.error(request, " ".join(form.messages()))
         return redirect(f"{base}?ronda={round_.number}")
     match = access_match(request.user, tournament, data.get("match"), playable=True)
+    if data["action"] in TAP_ACTIONS and (refused := clock_tap_refused(request, match)):
+        return refused
     _act(request, form, match)
     return redirect(f"{base}?ronda={match.round.number}#mesa-{match.table_number or ''}")

@@ -6,7 +6,7 @@ import json
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -29,6 +29,7 @@ from scoring.services.hands.rulings import can_rule
 from torneo.errors import NotAllowed, TournamentError
 from torneo.forms.errors import service_errors
 from torneo.models import Match, Pair
+from torneo.numbers import parse_int
 from torneo.permissions import Action, access_match
 from torneo.views.access import LoginRequired, tournament_for
 
@@ -198,5 +199,8 @@ def hands_index(request: HttpRequest, slug: str) -> HttpResponse:
     """Staff: a round's tables, to open one and record its hands."""
     tournament = tournament_for(request, slug, Action.HANDS_RECORD)
     number = request.GET.get("ronda", "")
-    round_, matches = selectors.matches_for_hands(tournament, int(number) if number.isdigit() else None)
+    value = parse_int(number, low=1) if number else None
+    if number and value is None:
+        raise Http404
+    round_, matches = selectors.matches_for_hands(tournament, value)
     return render(request, "scoring/hands/index.html", {"tournament": tournament, "round": round_, "matches": matches})

@@ -16,6 +16,7 @@ from scoring.selectors.clocks import match_clock
 from scoring.views import clocks
 from torneo import pagecache
 from torneo.models import Tournament
+from torneo.numbers import parse_int
 from torneo.permissions import Action, can, is_member_of
 from torneo.selectors.tournaments import live_version, pair_page_version
 from torneo.views.access import tournament_for
@@ -26,10 +27,8 @@ MIN_LIVE_INTERVAL_MS = 300
 
 def live_interval(request: HttpRequest) -> int | None:
     """The poll interval a page asked for with ?intervalo=<ms> (None: live.js's default)."""
-    raw = request.GET.get("intervalo", "")
-    if not raw.isdigit():
-        return None
-    return max(int(raw), MIN_LIVE_INTERVAL_MS)
+    asked = parse_int(request.GET.get("intervalo"))
+    return None if asked is None else max(asked, MIN_LIVE_INTERVAL_MS)
 
 
 def find_player(request: HttpRequest, slug: str) -> HttpResponse:

@@ -3,6 +3,7 @@ actas in one PDF built by a worker with a progress bar, blank actas. Thin: scori
 and scoring.selectors.printables gather what is printed, scoring.services.printing queues and runs
 the jobs, scoring.printing renders. Staff only (VIEW_PRIVATE): a PDF costs the server seconds."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -18,6 +19,7 @@ from scoring.selectors.actas import acta_for, acta_frame, blank_actas
 from scoring.selectors.hands import matches_with_players
 from scoring.services.printing import printable_request
 from torneo.models import Round
+from torneo.numbers import parse_int
 from torneo.permissions import Action
 from torneo.views.access import tournament_for
 
@@ -37,7 +39,8 @@ def acta_pdf(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     match = get_object_or_404(matches_with_players(), pk=match_id, round__tournament=tournament)
     if match.is_bye:
         raise Http404("una exenta no tiene acta")
-    url = request.build_absolute_uri(reverse("scoring:hands_match", kwargs={"slug": slug, "match_id": match.pk}))
+    # The site's configured address, never the request's Host (scoring.services.printing).
+    url = settings.SITE_URL + reverse("scoring:hands_match", kwargs={"slug": slug, "match_id": match.pk})
     html = render_to_string("scoring/print/acta.html", {"acta": acta_for(match, url=url)}, request=request)
     return _pdf(pdf_from_html(html), f"acta-ronda-{match.round.number}-mesa-{match.table_number or match.pk}.pdf")
 
@@ -46,11 +49,8 @@ def acta_pdf(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 def blank_actas_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     """Blank actas with the tournament's terms, for manual use (``?n=``: how many, 1 to 50)."""
     tournament = tournament_for(request, slug, Action.VIEW_PRIVATE)
-    try:
-        count = int(request.GET.get("n", "1"))
-    except ValueError:
-        count = 0
-    if not 1 <= count <= BLANK_MAX:
+    count = parse_int(request.GET.get("n", "1"), low=1, high=BLANK_MAX)
+    if count is None:
         messages.error(request, _("Actas en blanco: indica un número entre 1 y %(m)d.") % {"m": BLANK_MAX})
         return redirect("scoring:printables", slug=slug)
     blanks = blank_actas(tournament, count=count)
@@ -67,19 +67,15 @@ def printables(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug, Action.VIEW_PRIVATE)
     if request.method == "POST":
         kind = request.POST.get("kind", "")
+        number = parse_int(request.POST.get("round") or "0")
         try:
-            number = int(request.POST.get("round") or 0)
-        except ValueError:
-            number = -1
-        try:
-            if number < 0:
+            if number is None:
                 raise ValidationError({"round": _("La ronda debe ser un número.")})
             job = printable_request(
                 tournament=tournament,
                 kind=kind,
                 round_number=number,
                 by=request.user,  # type: ignore[arg-type]
-                base_url=request.build_absolute_uri("/"),
             )
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))

@@ -41,6 +41,7 @@ from torneo import pagecache
 from torneo.errors import Conflict, NotAllowed, TournamentError
 from torneo.forms.errors import attach_errors
 from torneo.models import Match, Round, Tournament
+from torneo.numbers import parse_int
 from torneo.permissions import Action, can
 from torneo.views.access import LoginRequired, safe_next, tournament_for
 
@@ -55,9 +56,8 @@ def results(request: HttpRequest, slug: str) -> HttpResponse:
     number = request.GET.get("ronda", "")
     round_ = rounds[-1] if rounds else None
     if number:
-        if not number.isdigit():
-            raise Http404
-        round_ = next((r for r in rounds if r.number == int(number)), None)
+        value = parse_int(number)
+        round_ = next((r for r in rounds if r.number == value), None) if value is not None else None
         if round_ is None:
             raise Http404
     is_staff = can(request.user, tournament, Action.VIEW_PRIVATE)
@@ -229,9 +229,9 @@ def results_entry(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, error)
     else:
         initial = {"round": round_.number}
-        table = request.GET.get("mesa", "")
-        if table.isascii() and table.isdigit() and len(table) < 6:
-            match = selectors.match_at_table(round_, int(table))
+        table = parse_int(request.GET.get("mesa"), high=99_999)
+        if table is not None:
+            match = selectors.match_at_table(round_, table)
             if match is not None:
                 lookup = selectors.match_lookup(match)
                 initial.update({"table": match.table_number, "version": lookup["version"]})

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pypdfium2
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
@@ -141,4 +142,4 @@ def test_the_printed_qr_code_reads_as_the_partidas_address_amm_3_16() -> None:
     content = client.get(reverse("scoring:acta_pdf", args=[t.tournament.slug, t.match.pk])).content
     page = pypdfium2.PdfDocument(content)[0].render(scale=200 / 72).to_pil()
     found = [code.text for code in zxingcpp.read_barcodes(page) if code.format == zxingcpp.BarcodeFormat.QRCode]
-    assert found == [f"http://testserver/torneos/{t.tournament.slug}/partidas/{t.match.pk}/manos/"]
+    assert found == [f"{settings.SITE_URL}/torneos/{t.tournament.slug}/partidas/{t.match.pk}/manos/"]

@@ -9,6 +9,7 @@ import io
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -92,7 +93,7 @@ def test_a_rounds_actas_print_in_one_pdf_a_page_per_table_and_none_for_the_exent
     first = playing(sim.rounds[0])[0]
     image = pypdfium2.PdfDocument(pdf.content)[0].render(scale=200 / 72).to_pil()
     assert [c.text for c in zxingcpp.read_barcodes(image)] == [
-        f"http://testserver/torneos/{sim.tournament.slug}/partidas/{first.pk}/manos/"
+        f"{settings.SITE_URL}/torneos/{sim.tournament.slug}/partidas/{first.pk}/manos/"  # never the request's Host
     ]
 
 

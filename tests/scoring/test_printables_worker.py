@@ -34,9 +34,7 @@ def test_a_real_worker_prints_a_rounds_actas_and_beat_runs_a_job_whose_message_w
         PRINT_QUEUE_GRACE_SECONDS="60",  # the first job must come through its message, not the sweep
     )
     try:
-        job = printable_request(
-            tournament=sim.tournament, kind="actas", round_number=1, by=sim.organizer, base_url="http://mus.test/"
-        )
+        job = printable_request(tournament=sim.tournament, kind="actas", round_number=1, by=sim.organizer)
         assert job.status == PrintJob.Status.QUEUED
 
         def done(pk: int) -> bool:

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
@@ -33,6 +34,7 @@ from scoring.services.results import result_submit
 from tests.factories import UserFactory, player_data
 from torneo import backup, pagecache
 from torneo.models import Draw, Match, Pair, PairMember, Player, Tournament
+from torneo.services.accounts import password_reset_allowed
 from torneo.services.registrations import pair_check_in, pair_register, pair_withdraw
 from torneo.services.rounds import draw_publish, draw_redraw, live_draw, round_prepare
 from torneo.services.tournaments import role_grant, session_save, tournament_create, tournament_update
@@ -303,7 +305,7 @@ def test_export_import_round_trip_gives_the_same_rows_and_the_same_pages():
 
     wipe(original)
     assert not Tournament.objects.filter(slug=SLUG).exists() and not Player.objects.exists()
-    imported = backup.import_tournament(data=backup.loads(text))
+    imported = backup.import_tournament(data=backup.loads(text), link_accounts=backup.named_accounts(data))
 
     assert imported.slug == SLUG and imported.pk != original.pk
     assert imported.live_version == original.live_version + 1  # pages left open reload
@@ -348,7 +350,8 @@ def test_import_next_to_the_original_is_a_second_independent_tournament(tmp_path
     call_command("tournament_export", SLUG, "-o", path, stderr=stderr)
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600  # personal data
     assert "8 parejas, 4 partidas, 4 actas" in stderr.getvalue()
-    call_command("tournament_import", path, stdout=stdout, stderr=stderr)
+    everyone = ",".join(backup.named_accounts(data))
+    call_command("tournament_import", path, "--link-accounts", everyone, stdout=stdout, stderr=stderr)
     copy = Tournament.objects.get(slug=stdout.getvalue().strip())
     assert copy.slug == f"{SLUG}-2" and copy.name == original.name
     assert "/torneos/open-copia-2/" in stderr.getvalue()
@@ -385,7 +388,8 @@ def test_missing_users_roles_are_skipped_and_reported_references_left_empty(tmp_
     path = tmp_path / "copia.json"
     path.write_text(backup.dumps(data), encoding="utf-8")
     users = counts()["auth.User"]
-    call_command("tournament_import", str(path), stdout=stdout, stderr=stderr)
+    link = ["--link-accounts", "organiza,mesa-copia,juez-copia"]
+    call_command("tournament_import", str(path), *link, stdout=stdout, stderr=stderr)
     copy = Tournament.objects.get(slug=stdout.getvalue().strip())
     report = stderr.getvalue()
     assert "Se omite la función «Juez» de «juez-de-otro-sitio»: ese usuario no existe en este sitio." in report
@@ -549,3 +553,67 @@ def test_parts_come_from_the_apps_in_dependency_order_and_backup_does_not_import
         node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
     ]
     assert imported and not [name for name in imported if name.split(".")[0] == "scoring"]
+
+
+# --- accounts of this site named by a file ---------------------------------------------------
+
+
+def crafted(tmp_path: Any) -> tuple[str, Any]:
+    """A file that names «victima», an existing account of this site in no tournament, as a juez
+    and as a player's account of a tournament of «organiza»: the backup of a real one, edited."""
+    organizer = UserFactory(username="organiza")
+    UserFactory(username="juez-copia")
+    t = tournament_create(
+        by=organizer,
+        data={
+            "name": "Open a medida",
+            "slug": "a-medida",
+            "start_date": date(2026, 12, 12),
+            "end_date": date(2026, 12, 12),
+            "status": Tournament.Status.REGISTRATION_OPEN,
+        },
+    )
+    role_grant(tournament=t, username="juez-copia", role="juez")
+    pair_register(tournament=t, players=[player_data(1), player_data(2)])
+    data = backup.export_tournament(tournament=t)
+    for row in data["objects"]["torneo.tournamentrole"]:
+        if row["fields"]["role"] == "juez":
+            row["fields"]["user"] = "victima"
+    data["objects"]["torneo.player"][0]["fields"]["user"] = "victima"
+    path = tmp_path / "a-medida.json"
+    path.write_text(backup.dumps(data), encoding="utf-8")
+    return str(path), UserFactory(username="victima")
+
+
+def test_an_existing_account_the_file_names_is_not_linked_unless_the_import_names_it(tmp_path):
+    path, victim = crafted(tmp_path)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    call_command("tournament_import", path, stdout=stdout, stderr=stderr)
+    copy = Tournament.objects.get(slug=stdout.getvalue().strip())
+    assert copy.slug == "a-medida-2" and not copy.roles.exists()  # nobody named, nobody linked
+    assert not Player.objects.filter(user=victim).exists()
+    assert Player.objects.filter(tournament=copy).count() == 2  # the players are kept, without account
+    report = stderr.getvalue()
+    assert "Cuentas vinculadas: ninguna." in report
+    assert "Cuentas no vinculadas (existen en este sitio, pero no se han nombrado con --link-account): " in report
+    assert "--link-account): organiza, victima." in report
+    assert "Se omite la función «Juez» de «victima»: la cuenta existe en este sitio, pero no se ha vinculado" in report
+    # The site's admin makes the file's organizer the copy's organizer: still no password link for
+    # an account of this site the file put in it (torneo.services.accounts).
+    organizer = get_user_model().objects.get(username="organiza")
+    role_grant(tournament=copy, username="organiza", role="organizer")
+    assert not password_reset_allowed(by=organizer, tournament=copy, account=victim)
+
+
+def test_an_account_named_at_import_is_linked_and_listed(tmp_path):
+    path, victim = crafted(tmp_path)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    link = ["--link-account", "victima", "--link-accounts", "organiza, juez-copia"]
+    call_command("tournament_import", path, *link, stdout=stdout, stderr=stderr)
+    copy = Tournament.objects.get(slug=stdout.getvalue().strip())
+    assert set(copy.roles.values_list("user__username", "role")) == {("organiza", "organizer"), ("victima", "juez")}
+    assert Player.objects.get(user=victim).tournament_id == copy.pk
+    report = stderr.getvalue()
+    assert "Cuentas vinculadas: organiza, victima." in report and "no vinculadas" not in report
+    assert "--link-account: la copia no nombra estas cuentas: juez-copia." in report  # the file's juez is victima
+    assert "Funciones en el torneo importado: Juez: victima; Organización: organiza." in report

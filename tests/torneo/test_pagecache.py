@@ -553,3 +553,96 @@ def test_a_draft_is_never_rendered_ahead(state_kept):
     assert prerender_pages(tournament_id=sim.tournament.pk, pair_ids=pairs, shared=True) == 2  # no round yet
     Client().get(f"/torneos/{sim.tournament.slug}/parejas/1/ficha/")  # someone opens pair 1's page
     assert prerender_pages(tournament_id=sim.tournament.pk, pair_ids=pairs, shared=True) == 3
+
+
+def test_a_flood_of_taps_on_one_table_sends_each_page_at_most_once_now_and_once_later(
+    state_kept, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Security round two, item 2: a phone looping on a table's clock bumps its two pairs' pages
+    with every tap; each page keeps at most one render pending (at once, then once when the
+    interval is up), as the shared pages already did: 200 taps, two messages, not 200."""
+    from scoring.services import clocks as clock_services
+
+    settings.PAGES_RENDER_EVERY_SECONDS = 60
+    sim = new_tournament(8)
+    round_ = publish_next_round(sim)
+    match = playing(round_)[0]
+    clock_services.clocks_start_round(round=round_, by=sim.juez)
+    sent = _worker(monkeypatch, settings)
+    for tap in range(200):
+        with django_capture_on_commit_callbacks(execute=True):
+            clock_services.clock_tantos(match=match, by=sim.juez, a=tap % 40, b=0)
+    t, pairs = sim.tournament.pk, sorted([match.pair_a_id, match.pair_b_id])
+    assert sent == [([t, pairs, True], 0), ([t, pairs, True], 60)]
+
+
+# --- the key space: one entry per page, and a bound per tournament (security: unbounded cache) ------
+
+
+def _kept_pages() -> list[str]:
+    """The keys of the whole pages kept for anonymous visitors (the tests' cache is in memory)."""
+    return [key for key in caches["default"]._cache if ":anonima:" in key]
+
+
+def test_other_spellings_of_an_address_are_never_kept_apart(state_kept):
+    """'/rondas/01/' is '/rondas/1/' to Django's int converter, and '?ronda=١' was round 1 to
+    int(): each spelling was a page kept for a day. Now the path is redirected to the one way of
+    writing it, a query in another spelling goes through the view, and one page is kept."""
+    sim = new_tournament(6)
+    sim.play_round()
+    base = f"/torneos/{sim.tournament.slug}"
+    cache.clear()
+    assert Client().get(f"{base}/rondas/1/").status_code == 200
+    for spelling in ("01", "001", "0000001"):
+        response = Client().get(f"{base}/rondas/{spelling}/?intervalo=500")
+        assert response.status_code == 301 and response["Location"] == f"{base}/rondas/1/?intervalo=500"
+    response = Client().get(f"{base}/parejas/01/ficha/")
+    assert response.status_code == 301 and response["Location"] == f"{base}/parejas/1/ficha/"
+    assert Client().get(f"{base}/rondas/١/").status_code == 404  # not a number to the int converter
+    assert len(_kept_pages()) == 1
+    cache.clear()
+    assert Client().get(f"{base}/resultados/?ronda=1").status_code == 200
+    for spelling in ("01", "001"):
+        assert Client().get(f"{base}/resultados/?ronda={spelling}").status_code == 200  # served, not kept
+    assert Client().get(f"{base}/resultados/?ronda=١").status_code == 404
+    assert len(_kept_pages()) == 1
+
+
+def test_a_query_the_page_does_not_take_makes_no_entry(state_kept):
+    sim = new_tournament(6)
+    sim.play_round()
+    base = f"/torneos/{sim.tournament.slug}"
+    cache.clear()
+    for url in (
+        f"{base}/clasificacion/?x=1",
+        f"{base}/clasificacion/?intervalo=500",
+        f"{base}/resultados/?ronda=1&x=1",
+        f"{base}/resultados/?ronda=1&ronda=1",
+        f"{base}/resultados/?ronda=",
+        f"{base}/resultados/?ronda",
+        f"{base}/resultados/?ronda=99",  # no such round: a 404, never kept
+    ):
+        assert Client().get(url).status_code in (200, 404), url
+    assert _kept_pages() == []
+
+
+def test_a_tournament_keeps_at_most_its_bound_of_pages_and_serves_the_rest(state_kept, settings):
+    settings.PAGES_MAX_PER_TOURNAMENT = 3
+    sim = new_tournament(6)
+    sim.play_round()
+    other = new_tournament(4)
+    base = f"/torneos/{sim.tournament.slug}"
+    pages = ["clasificacion/", "resultados/", "resultados/?ronda=1", "rondas/1/", "rondas/1/proyector/"]
+    cache.clear()
+    for page in pages:
+        assert Client().get(f"{base}/{page}").status_code == 200, page
+    assert len(_kept_pages()) == 3
+    for page in pages:  # the kept ones stored again, the others still served: no more entries
+        assert Client().get(f"{base}/{page}").status_code == 200, page
+    match = sim.rounds[0].matches.exclude(pair_b=None).first()
+    result_submit(match=match, by=sim.organizer, games_a=0, games_b=3, expected_version=match.result_version)
+    for page in pages:  # a change: each page rendered again, the kept ones kept again
+        assert Client().get(f"{base}/{page}").status_code == 200, page
+    assert len(_kept_pages()) == 3
+    assert Client().get(f"/torneos/{other.tournament.slug}/clasificacion/").status_code == 200
+    assert len(_kept_pages()) == 4  # another tournament's pages have their own bound

@@ -22,8 +22,9 @@ from torneo.api.permissions import TournamentAction
 from torneo.errors import TournamentError
 from torneo.forms.rounds import PUBLIC_VALUE_REQUIRED, REASON_REQUIRED, WITNESS_REQUIRED
 from torneo.models import Draw, Match, Round
+from torneo.numbers import parse_int
 from torneo.permissions import Action
-from torneo.selectors.rounds import DrawRecord, PairView, RoundPage, jueces_of, round_page, rounds_of
+from torneo.selectors.rounds import DrawRecord, PairView, RoundPage, jueces_of, round_page, rounds_of, witness_label
 from torneo.services.rounds import draw_publish, draw_redraw, round_cancel, round_prepare, round_publish
 
 # --- output --------------------------------------------------------------------------------------
@@ -96,7 +97,7 @@ class DrawSerializer(serializers.Serializer):
     committed_at = serializers.DateTimeField()
     pairs_to_draw = PoolToDrawSerializer(many=True, help_text="Antes del sorteo: las parejas que entran.")
     public_value = serializers.CharField(allow_null=True, help_text="El valor público de la sala.")
-    witness = serializers.CharField(allow_null=True, help_text="El juez presente (nombre de usuario).")
+    witness = serializers.CharField(allow_null=True, help_text="El juez presente: su nombre, no su usuario.")
     published_at = serializers.DateTimeField(allow_null=True)
     secret = serializers.CharField(allow_null=True, help_text="Solo tras la publicación.")
     seed = serializers.CharField(allow_null=True)
@@ -169,7 +170,7 @@ def _draw(page: RoundPage, draw: Draw, record: DrawRecord | None) -> dict[str, A
         "pairs_to_draw": to_draw,
         # AMM 5.5: the secret (and what derives from it) only once the draw is published.
         "public_value": draw.public_value if published else None,
-        "witness": draw.witness.get_username() if published and draw.witness else None,
+        "witness": witness_label(draw.witness) if published and draw.witness else None,  # a name, never a login
         "published_at": draw.published_at,
         "secret": draw.secret if published else None,
         "seed": draw.seed if published else None,
@@ -259,7 +260,7 @@ class RoundViewSet(TournamentScoped, viewsets.GenericViewSet):
     permission_classes = [TournamentAction]
     pagination_class = None
     lookup_field = "number"
-    lookup_value_regex = r"\d+"
+    lookup_value_regex = r"[0-9]+"  # ASCII: \d is any script's digits
     serializer_class = RoundDetailSerializer
     action_permissions = {
         "prepare": Action.DRAWS_MANAGE,
@@ -269,7 +270,8 @@ class RoundViewSet(TournamentScoped, viewsets.GenericViewSet):
     }
 
     def _page(self, number: int | str) -> RoundPage:
-        page = round_page(self.get_tournament(), int(number))
+        value = parse_int(number, low=1)
+        page = round_page(self.get_tournament(), value) if value is not None else None
         if page is None:
             raise Http404
         return page
@@ -339,7 +341,8 @@ class RoundViewSet(TournamentScoped, viewsets.GenericViewSet):
         if not value:
             return None
         jueces = jueces_of(self.get_tournament())
-        found = jueces.filter(pk=int(value)).first() if value.isdigit() else None
+        pk = parse_int(value, low=1)
+        found = jueces.filter(pk=pk).first() if pk is not None else None
         return found or jueces.filter(username=value).first()
 
     @extend_schema(request=None, responses={204: OpenApiResponse(description="Ronda anulada.")})

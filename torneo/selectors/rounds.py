@@ -80,6 +80,14 @@ def person_label(user: AuthUser | None) -> str:
     return (user.get_full_name() or user.get_username()) if user is not None else ""
 
 
+def witness_label(user: AuthUser | None) -> str:
+    """The draw's juez as the public reads it: their name, never their username (a username is half
+    of a login, and the login limits are per username: torneo/ratelimit.py)."""
+    if user is None:
+        return ""
+    return " ".join(user.get_full_name().split()) or _("juez del torneo")
+
+
 # --- where the tournament stands between rounds ------------------------------------------------
 
 # Rondas finales are suggested when this many pairs or fewer are still in (a quarterfinal: three
@@ -384,7 +392,7 @@ class DrawRecord:
 
     @property
     def witness_name(self) -> str:
-        return person_label(self.draw.witness)
+        return witness_label(self.draw.witness)
 
 
 class RoundPage:

@@ -5,6 +5,7 @@ from django.db.models import Count, Q, QuerySet
 
 from torneo import pagecache
 from torneo.models import Pair, Tournament, TournamentRole
+from torneo.numbers import parse_int
 from torneo.selectors.rounds import Champion, tournament_progress
 from torneo.typing import User, signed_in
 
@@ -66,9 +67,10 @@ def live_version(tournament: Tournament | pagecache.PublicState, *, pair: str | 
     A pair's own version is kept in the cache with the tournament's state (pagecache.pair_versions)."""
     if not pair:
         return tournament.live_version
-    if not (pair.isascii() and pair.isdigit()) or len(pair) > 6:
+    number = parse_int(pair, high=999_999)
+    if number is None:
         return None
-    own = pagecache.pair_versions(tournament.pk).get(int(pair))
+    own = pagecache.pair_versions(tournament.pk).get(number)
     return None if own is None else pair_page_version(tournament=tournament, pair_live_version=own)
 
 

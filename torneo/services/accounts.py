@@ -49,7 +49,12 @@ the password of an account that belongs to *their* tournaments only: the account
 player record in this tournament, and every tournament where it holds one is organized by them.
 Never for superusers or admin staff, for any organizer (of any tournament), for themself (they sign
 in and change it), nor for an account also used in someone else's tournament: an organizer could
-otherwise take over a mesa, juez or player account of another tournament.
+otherwise take over a mesa, juez or player account of another tournament. That check is made again,
+against the link's issuer, when the link is opened and when it is used (the account may have joined
+another tournament, or the issuer lost the role, in between), and an account's pending password
+links are annulled as soon as it gains a role or a player in any tournament
+(``password_resets_revoke``). A new password, set by the person or by a link, revokes the account's
+API tokens (``credentials_revoke``).
 """
 
 import secrets
@@ -66,6 +71,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from rest_framework.authtoken.models import Token
 
 from torneo.errors import NotAllowed, TournamentError
 from torneo.identity import clean_text
@@ -199,7 +205,7 @@ def _find(*, tournament: Tournament, token_kind: str, raw: str, lock: bool = Fal
     qs = AccountToken.objects.filter(tournament=tournament, kind=token_kind, selector=selector)
     if lock:
         qs = qs.select_for_update(of=("self",))  # PostgreSQL locks no outer-joined row
-    token = qs.select_related("player", "user").first()
+    token = qs.select_related("player", "user", "created_by").first()
     given = _hash(token_kind, tournament.pk, selector, secret)
     # Compared even when no row was found, so that a wrong selector answers as fast as a wrong secret.
     matches = constant_time_compare(given, token.secret_hash if token else "0" * 64)
@@ -364,6 +370,7 @@ def player_code_claim(
         if player.user_id != account.pk:
             player.user = account
             player.save(update_fields=["user"])
+            password_resets_revoke(account=account)
         _use(token, account)
         _revoke_pending(AccountToken.objects.filter(kind=Kind.PLAYER, player=player))
     return account
@@ -395,7 +402,9 @@ def invitation_accept(
     with transaction.atomic():
         invitation = _find(tournament=tournament, token_kind=Kind.INVITATION, raw=token, lock=True)
         account = user if isinstance(user, AuthUser) else _create_account(username, password)
-        TournamentRole.objects.get_or_create(tournament=tournament, user=account, role=invitation.role)
+        _role, created = TournamentRole.objects.get_or_create(tournament=tournament, user=account, role=invitation.role)
+        if created:
+            password_resets_revoke(account=account)
         _use(invitation, account)
     return account
 
@@ -451,9 +460,19 @@ def password_reset_create(*, tournament: Tournament, by: User, account: AuthUser
         return _issue(tournament=tournament, token_kind=Kind.RESET, by=by, ttl=RESET_TTL, user=account)
 
 
+def _still_allowed(reset: AccountToken, tournament: Tournament) -> bool:
+    """The check made when the link was issued, made again against its issuer as things are now:
+    since then the account may have joined someone else's tournament or become an organizer, and
+    the issuer may have lost the role (or their account). Any of these and the link does not work."""
+    issuer, account = reset.created_by, reset.user
+    if issuer is None or account is None:
+        return False
+    return password_reset_allowed(by=issuer, tournament=tournament, account=account)
+
+
 def password_reset_find(*, tournament: Tournament, token: str) -> AccountToken:
     reset = _find(tournament=tournament, token_kind=Kind.RESET, raw=token)
-    if reset.user is None or not _resettable_at_all(reset.user):  # it became an organizer meanwhile
+    if not _still_allowed(reset, tournament):
         raise InvalidLink()
     return reset
 
@@ -463,14 +482,33 @@ def password_reset_use(*, tournament: Tournament, token: str, password: str) -> 
     with transaction.atomic():
         reset = _find(tournament=tournament, token_kind=Kind.RESET, raw=token, lock=True)
         account = reset.user
-        if account is None or not _resettable_at_all(account):
+        if account is None or not _still_allowed(reset, tournament):
             raise InvalidLink()
         _check_password(password, account)
         account.set_password(password)
         account.save(update_fields=["password"])
         _use(reset, account)
-        _revoke_pending(AccountToken.objects.filter(kind=Kind.RESET, user=account))
+        password_resets_revoke(account=account)
+        credentials_revoke(account=account)
     return account
+
+
+def password_resets_revoke(*, account: AuthUser) -> int:
+    """Annul every pending password link of ``account``. Called whenever the account gains a role or
+    a player in a tournament: a link was allowed for the account as it was when it was issued, and
+    the organizer who issued it may no longer be the only one the account answers to. The use-time check
+    (``_still_allowed``) also refuses such a link; annulling it keeps the list honest and covers
+    the window between the two. The organizer makes a new one if it is still theirs to make."""
+    return _revoke_pending(AccountToken.objects.filter(kind=Kind.RESET, user=account))
+
+
+def credentials_revoke(*, account: AuthUser) -> None:
+    """After a new password (changed by the person, or set with the organizer's link): the account's
+    API tokens stop working, so whoever held the old password cannot keep using the API with a
+    token made with it. Its browser sessions need nothing here: Django keeps a hash of the password
+    in each session and signs out every session whose hash no longer matches (the view that changed
+    the password keeps its own with ``update_session_auth_hash``)."""
+    Token.objects.filter(user=account).delete()
 
 
 @dataclass(frozen=True)

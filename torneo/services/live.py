@@ -9,6 +9,7 @@ refreshes the standings for everyone, and the pair pages of the two pairs that p
 
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from celery import current_app
 from django.conf import settings
@@ -41,22 +42,41 @@ def live_bump(*, tournament_id: int, pairs: Iterable[int | None] | None = None) 
         transaction.on_commit(lambda: _prerender(tournament_id, ids))
 
 
+@dataclass
+class _Due:
+    """The pages of one message to the workers."""
+
+    pairs: list[int] = field(default_factory=list)
+    shared: bool = False
+
+
 def _prerender(tournament_id: int, pair_ids: list[int]) -> None:
-    """Send the pages this change touched to a worker (torneo.views.prerender): its pairs' pages at
-    once; the shared pages at once too, unless they were sent less than PAGES_RENDER_EVERY_SECONDS
-    ago, and then once more when that time is up, whatever the number of changes meanwhile (one
-    render per page per interval, the last change included). A broker that does not answer costs
-    nothing but that: the pages are then rendered at the first request, as without a worker."""
+    """Send the pages this change touched to a worker (torneo.views.prerender). Every page — the
+    tournament's shared pages, each pair's page — has at most one render pending: at once, unless
+    it was sent less than PAGES_RENDER_EVERY_SECONDS ago, and then once more when that time is up,
+    whatever the number of changes meanwhile (the render reads the state when it runs, so the last
+    change is included). A burst of taps on one table (a phone looping on the clock's API) thus
+    costs two tasks per interval, not one per tap. At most two messages per change: the pages due
+    now, the pages due later. A broker that does not answer costs nothing but that: the pages are
+    then rendered at the first request, as without a worker."""
     every = settings.PAGES_RENDER_EVERY_SECONDS
     key = f"torneo:prerender:{tournament_id}"
     try:
-        if not every or cache.add(key, 1, every):
+        if not every:
             _send(tournament_id, pair_ids, shared=True)
             return
-        if pair_ids:
-            _send(tournament_id, pair_ids, shared=False)
-        if cache.add(f"{key}:luego", 1, every):
-            _send(tournament_id, [], shared=True, countdown=every)
+        now, later = _Due(), _Due()
+        for page, pair_id in [(key, None), *((f"{key}:p{pk}", pk) for pk in pair_ids)]:
+            due = now if cache.add(page, 1, every) else later if cache.add(f"{page}:luego", 1, every) else None
+            if due is None:
+                continue  # a render is already pending after the last one: it will show this change too
+            if pair_id is None:
+                due.shared = True
+            else:
+                due.pairs.append(pair_id)
+        for due, countdown in ((now, 0.0), (later, every)):
+            if due.pairs or due.shared:
+                _send(tournament_id, due.pairs, shared=due.shared, countdown=countdown)
     except Exception:  # the change is committed; rendering it ahead is a bonus
         logger.warning("No se han podido encargar las páginas del torneo %s", tournament_id, exc_info=True)
 

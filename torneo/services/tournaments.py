@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from torneo.errors import Conflict, TournamentError
 from torneo.models import Draw, Round, Session, Tournament, TournamentRole
 from torneo.selectors.rounds import Champion, Progress, tournament_progress
+from torneo.services.accounts import password_resets_revoke
 from torneo.services.registrations import promote_waitlisted
 from torneo.services.rounds import tournament_finish_if_done
 from torneo.snapshot import load
@@ -127,6 +128,7 @@ def tournament_create(*, by: User, data: dict[str, Any]) -> Tournament:
         _apply(tournament, data, generated_slug=generated)
         _save_slug_safe(tournament, name=str(data.get("name", "")) if generated else None)
         TournamentRole.objects.create(tournament=tournament, user=organizer, role=TournamentRole.Role.ORGANIZER)
+        password_resets_revoke(account=organizer)  # an organizer's password is never reset by link
         return tournament
 
 
@@ -483,7 +485,9 @@ def role_grant(*, tournament: Tournament, username: str, role: str, tables: str 
     )
     if user is None:
         raise ValidationError({"username": _("No hay ningún usuario «%(u)s».") % {"u": username}})
-    obj, _created = TournamentRole.objects.get_or_create(tournament=tournament, user=user, role=role)
+    obj, created = TournamentRole.objects.get_or_create(tournament=tournament, user=user, role=role)
+    if created:  # a password link issued for the account as it was no longer holds
+        password_resets_revoke(account=user)
     if obj.tables != format_tables(ranges):
         obj.tables = format_tables(ranges)
         obj.save(update_fields=["tables"])

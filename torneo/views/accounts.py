@@ -38,6 +38,7 @@ from torneo.errors import NotAllowed, TournamentError
 from torneo.forms.accounts import ClaimCodeForm, InvitationForm, NewAccountForm, NewPasswordForm
 from torneo.forms.errors import service_errors
 from torneo.models import AccountToken, Pair, Tournament
+from torneo.numbers import parse_int
 from torneo.permissions import Action, can, can_view
 from torneo.ratelimit import FailureThrottle, refused_page
 from torneo.services import accounts as service
@@ -81,11 +82,11 @@ class ClaimCodeThrottle(_AccountThrottle):
     scope = "account_claim_code"
     default_rate = "5/hour"
 
-    def key_for(self, tournament: Tournament, selector: str | None) -> str | None:
-        return self.key_of(f"{tournament.pk}:{selector}") if selector else None
+    def key_for(self, tournament: Tournament | None, selector: str | None) -> str | None:
+        return self.key_of(f"{tournament.pk}:{selector}") if tournament is not None and selector else None
 
 
-def _refusal(request: HttpRequest, tournament: Tournament, selector: str | None = None) -> HttpResponse | None:
+def _refusal(request: HttpRequest, tournament: Tournament | None, selector: str | None = None) -> HttpResponse | None:
     """The 429 page while this client (or this code) has failed too often; None: go on."""
     by_ip, by_code = ClaimIPThrottle(), ClaimCodeThrottle()
     waits = [
@@ -96,7 +97,7 @@ def _refusal(request: HttpRequest, tournament: Tournament, selector: str | None 
     return None if wait is None else _private(refused_page(request, wait, CLAIM_REFUSED))
 
 
-def _failed(request: HttpRequest, tournament: Tournament, selector: str | None = None) -> None:
+def _failed(request: HttpRequest, tournament: Tournament | None, selector: str | None = None) -> None:
     by_ip, by_code = ClaimIPThrottle(), ClaimCodeThrottle()
     if key := by_ip.get_cache_key(request, None):
         by_ip.record(key)
@@ -140,7 +141,7 @@ def pair_accounts(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = tournament_for(request, slug, Action.CHECK_IN)
     pair = get_object_or_404(Pair, tournament=tournament, number=number)
     if request.method == "POST":
-        positions = [int(p) for p in request.POST.getlist("position") if p.isdigit()] or None
+        positions = [n for p in request.POST.getlist("position") if (n := parse_int(p, high=99)) is not None] or None
         try:
             issued = service.player_codes_issue(pair=pair, by=request.user, positions=positions)
         except NotAllowed as exc:
@@ -347,10 +348,26 @@ def _invalid_link(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return _private(response)
 
 
-def invitation_accept(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)  # drafts too: staff are invited before opening
-    if (refused := _refusal(request, tournament)) is not None:
+def _link_tournament(request: HttpRequest, slug: str) -> Tournament | HttpResponse:
+    """The tournament of an invitation or password link (drafts too: staff are invited before it
+    opens), or the 429 page while this client has failed too often. The refusal comes first and a
+    slug that does not exist counts as a failed link, as a draft's wrong link does: otherwise, once
+    the window is full, a draft's slug would answer 429 where a missing one answers 404, and a
+    stranger could tell which drafts exist. Someone holding a good link still reads why they must
+    wait."""
+    if (refused := _refusal(request, None)) is not None:
         return refused
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None:
+        _failed(request, None)
+        raise Http404
+    return tournament
+
+
+def invitation_accept(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    tournament = _link_tournament(request, slug)
+    if isinstance(tournament, HttpResponse):
+        return tournament
     try:
         invitation = service.invitation_find(tournament=tournament, token=token)
     except service.InvalidLink:
@@ -398,9 +415,9 @@ def invitation_accept(request: HttpRequest, slug: str, token: str) -> HttpRespon
 
 
 def password_reset_use(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if (refused := _refusal(request, tournament)) is not None:
-        return refused
+    tournament = _link_tournament(request, slug)
+    if isinstance(tournament, HttpResponse):
+        return tournament
     try:
         reset = service.password_reset_find(tournament=tournament, token=token)
     except service.InvalidLink:
@@ -427,10 +444,12 @@ def password_reset_use(request: HttpRequest, slug: str, token: str) -> HttpRespo
 
 @login_required
 def password_change(request: HttpRequest) -> HttpResponse:
-    """Anyone signed in changes their own password (the current one is asked first)."""
+    """Anyone signed in changes their own password (the current one is asked first). Their API
+    tokens are revoked and their other sessions end; this one goes on."""
     form = PasswordChangeForm(signed_in(request.user), request.POST or None)
     if request.method == "POST" and form.is_valid():
         form.save()
+        service.credentials_revoke(account=form.user)
         update_session_auth_hash(request, form.user)
         messages.success(request, _("Contraseña cambiada."))
         return redirect("torneo:home")

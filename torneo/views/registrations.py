@@ -16,6 +16,7 @@ from torneo.errors import TournamentError
 from torneo.forms.errors import service_errors
 from torneo.forms.registrations import CsvImportForm, PairForm, WithdrawForm
 from torneo.models import Pair, PairMember
+from torneo.numbers import parse_int
 from torneo.permissions import Action, can, can_withdraw
 from torneo.ratelimit import registration_refused
 from torneo.selectors.registrations import pairs_of, pairs_with_players, registration_counts
@@ -148,10 +149,7 @@ def pair_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     pair = get_object_or_404(pairs_with_players(), tournament=tournament, number=number)
     form = PairForm(request.POST or None, tournament=tournament, initial=PairForm.initial_for(pair))
     if request.method == "POST" and form.is_valid():
-        try:
-            version = int(request.POST.get("version", "0")) or None
-        except ValueError:
-            version = None
+        version = parse_int(request.POST.get("version", "0")) or None
         with service_errors(form) as call:
             pair_update(pair=pair, players=form.players(), name=form.cleaned_data["name"], expected_version=version)
         if call.ok:

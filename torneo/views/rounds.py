@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from torneo.errors import TournamentError
 from torneo.forms.rounds import DrawPublishForm, RedrawForm, RoundPrepareForm
 from torneo.models import Round, Tournament
+from torneo.numbers import parse_int
 from torneo.pagecache import anonymous_page, cached_body, page_with_body, tournament_stamp
 from torneo.permissions import Action, can
 from torneo.selectors.rounds import (
@@ -96,11 +97,11 @@ def draw_input(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     superseded draw). Only once the draw is published: before, the secret stays secret."""
     tournament = tournament_for(request, slug)
     page = _page(tournament, number)
-    try:
-        index = int(request.GET.get("grupo", "0"))
-        draw_id = int(request.GET["sorteo"]) if request.GET.get("sorteo") else None
-    except ValueError as exc:
-        raise Http404 from exc
+    index = parse_int(request.GET.get("grupo", "0"))
+    sorteo = request.GET.get("sorteo")
+    draw_id = parse_int(sorteo, low=1) if sorteo else None
+    if index is None or (sorteo and draw_id is None):
+        raise Http404
     pool_input = page.pool_input(index, draw_id)
     if pool_input is None:
         raise Http404

@@ -14,6 +14,7 @@ from torneo.errors import TournamentError
 from torneo.forms.errors import service_errors
 from torneo.forms.tournaments import RoleForm, SessionForm, TournamentForm
 from torneo.models import Session, TournamentRole
+from torneo.numbers import parse_int
 from torneo.permissions import Action, can, can_create_tournament, roles_for
 from torneo.selectors.registrations import registration_counts
 from torneo.selectors.tournaments import (
@@ -133,9 +134,9 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
     lock = draw_lock(tournament)
     locked = locked_fields(tournament)
     initial = {}
-    proposed = request.GET.get("rondas_finales", "")
-    if request.method != "POST" and proposed.isdigit() and 0 < int(proposed) < 1000:
-        initial["final_phase_from_round"] = int(proposed)
+    proposed = parse_int(request.GET.get("rondas_finales"), low=1, high=999)
+    if request.method != "POST" and proposed is not None:
+        initial["final_phase_from_round"] = proposed
     form = TournamentForm(request.POST or None, instance=tournament, initial=initial, locked=locked)
     pending: ConfirmationNeeded | None = None
     if request.method == "POST" and form.is_valid():
