@@ -151,6 +151,8 @@ def one_run(name: str, args: argparse.Namespace) -> dict[str, Any]:
             time.sleep(0.5)
         drain_s = time.monotonic() - t1
         ages = [s["beat_age"] for s in samples if s["beat_age"] is not None]
+        log = servers.error_log.read_text(errors="replace") if servers.error_log else ""
+        errors = sorted({line.strip() for line in log.splitlines() if "Error" in line and not line.startswith(" ")})
         return {
             "taps": sum(statuses.values()),
             "taps_per_s": round(sum(statuses.values()) / flood_s, 1),
@@ -165,6 +167,7 @@ def one_run(name: str, args: argparse.Namespace) -> dict[str, Any]:
             "salud_samples": len(samples),
             "salud_not_200": sum(1 for s in samples if s["salud"] != 200),
             "beat_age_max_s": max(ages, default=None),
+            "server_error_kinds": errors[:10],
         }
     finally:
         servers.stop()
@@ -177,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(one_run(args.one, args)))
         return 0
     figures: dict[str, dict[str, Any]] = {}
-    passed = [a for a in (argv if argv is not None else sys.argv[1:]) if not a.startswith("--json")]
+    passed = [f"--{k}={getattr(args, k)}" for k in ("seconds", "threads", "pairs", "drain")]
     for name in RUNS:
         print(f"== {name}: {' '.join(RUNS[name]) or 'los valores por defecto'}", flush=True)
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "VAR_DIR")}

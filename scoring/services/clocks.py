@@ -11,7 +11,7 @@ the table, from a phone."""
 from __future__ import annotations
 
 import datetime
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -220,8 +220,18 @@ def _add_juego(*, match: Match, by: User, winner: str, at: datetime.datetime | N
                 code="paused",
             )
         number = clock.juegos.count() + 1
-        if number > 2 * match.round.tournament.games_to_win - 1:
+        to_win = match.round.tournament.games_to_win
+        if number > 2 * to_win - 1:
             raise ValidationError({"winner": _("La partida no puede tener más juegos.")})
+        won = Counter(clock.juegos.values_list("winner", flat=True))
+        if max(won.values(), default=0) >= to_win:
+            # The clock row is locked: two taps at once see the same score, and the second one is
+            # refused here rather than written past the decided partida (which no reading accepts).
+            raise TournamentError(
+                _("La partida ya está decidida (%(a)d-%(b)d): no se anotan más juegos.")
+                % {"a": won.get("A", 0), "b": won.get("B", 0)},
+                code="decided",
+            )
         now = at or timezone.now()
         last = clock.juegos.order_by("-number").first()
         if last is not None and now < last.ended_at:

@@ -78,3 +78,19 @@ def test_beat_s_periodic_tasks_have_their_own_queue_that_every_worker_takes():
     assert route({}, "scoring.print_job", (), {})["queue"].name == "celery"
     # A worker started without -Q takes both queues, the periodic one listed first.
     assert list(app.amqp.queues) == [settings.PERIODIC_QUEUE, "celery"]
+
+
+def test_a_juego_tapped_after_the_partida_is_decided_is_refused_never_written(tables):  # noqa: F811
+    """The flood found it: a juego tapped after 3-0 (before anything closed the clock) was written,
+    and every later read of that clock was a 500 («la partida ya estaba decidida antes de este
+    juego»). The score is read under the clock's lock, so two taps at once cannot pass it either."""
+    t = tables
+    start_all(t)
+    juez = t.client("juez")
+    to_win = t.sim.tournament.games_to_win
+    for _ in range(to_win):
+        assert juez.post(t.url(t.matches[0], "juego"), {"winner": "B"}, format="json").status_code == 200
+    late = juez.post(t.url(t.matches[0], "juego"), {"winner": "A"}, format="json")
+    assert late.status_code == 400 and "ya está decidida" in str(late.json()), late.content
+    assert ClockJuego.objects.filter(clock__match=t.matches[0]).count() == to_win
+    assert juez.get(t.url(t.matches[0])).status_code == 200
