@@ -34,6 +34,7 @@ from scoring.services.hands import (
 )
 from torneo.api.access import TournamentScoped
 from torneo.models import Match
+from torneo.people import public_name
 from torneo.permissions import access_match
 
 RECORD_EXAMPLE = {
@@ -121,7 +122,7 @@ class HandSerializer(serializers.ModelSerializer):
         return (match.pair_a if hand.mano_side == "a" else match.pair_b).number
 
     def get_recorded_by(self, hand: RecordedHand) -> str | None:
-        return hand.recorded_by.get_username() if hand.recorded_by else None
+        return public_name(hand.recorded_by, as_player=True) if hand.recorded_by else None  # never the username
 
     def get_deleted(self, hand: RecordedHand) -> bool:
         return hand.is_deleted

@@ -43,6 +43,7 @@ from scoring.services.hands.rulings import (
     hand_ruling_withdraw,
 )
 from torneo.models import Match
+from torneo.people import JUEZ, public_name
 
 FACTS_EXAMPLE = {"rectifications": [{"seat": 1, "lance": "pares", "when": "antes"}]}
 
@@ -145,13 +146,11 @@ class EngineRulingField(serializers.JSONField):
 
 
 def display_name(user: AbstractBaseUser | None) -> str | None:
-    """Who ruled, as people read it: the full name, else the username; never an e-mail address
-    (a username that is one shows only what comes before the «@»)."""
+    """Who ruled, as people read it: the full name, else «juez del torneo»; never the username nor
+    an e-mail address (torneo.people)."""
     if user is None:
         return None
-    full = getattr(user, "get_full_name", lambda: "")()
-    name = str(full or user.get_username()).strip()
-    return name.split("@", 1)[0] if "@" in name else name
+    return public_name(user, fallback=JUEZ)
 
 
 class HandRulingSerializer(serializers.ModelSerializer):

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from scoring.models import HandRuling, RecordedHand
 from torneo.models import Match
+from torneo.people import JUEZ, public_name
 
 # The findings that call for a juez's ruling: false declarations (AMM 4.1a) and what the engine
 # finds of the betting that only a false declaration explains (AMM 3.8).
@@ -32,10 +33,7 @@ def current_ruling(hand: RecordedHand) -> HandRuling | None:
 
 
 def _who(ruling: HandRuling) -> str:
-    user = ruling.ruled_by
-    if user is None:
-        return ""
-    return user.get_full_name() or user.get_username()
+    return public_name(ruling.ruled_by, fallback=JUEZ)  # never the username (torneo.people)
 
 
 def ruling_notes(matches: Sequence[Match]) -> dict[int, list[str]]:
@@ -43,9 +41,7 @@ def ruling_notes(matches: Sequence[Match]) -> dict[int, list[str]]:
     one query): juego, mano, articles, the tantos after the hand, who and when («el juez … hará
     constar en el acta», AMM 5.4.1's way for rulings)."""
     rulings = (
-        HandRuling.objects.filter(
-            is_current=True, hand__is_current=True, hand__game__match__in=[m.pk for m in matches]
-        )
+        HandRuling.objects.filter(is_current=True, hand__is_current=True, hand__game__match__in=[m.pk for m in matches])
         .select_related("hand__game", "ruled_by")
         .order_by("hand__game__number", "hand__number")
     )

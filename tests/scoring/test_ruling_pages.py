@@ -223,7 +223,7 @@ def test_the_hand_page_shows_the_ruling_to_anyone_amm_4_2():
     page = text_of(response)
     assert f"Artículos (reglamento AMM): {ARTICLES}" in page
     assert re.search(r"<li>4\.2\.c[^<]*</li>", response.content.decode())
-    assert f"dictado por {t.juez.get_username()}" in page
+    assert "dictado por juez del torneo" in page and t.juez.get_username() not in page  # never the username
     assert "Pedir fallo del juez" not in page and "Ver el fallo" not in page and "Retirar el fallo" not in page
 
 
@@ -334,3 +334,24 @@ def test_the_juez_rules_a_pair_that_showed_to_be_out_from_the_page_amm_3_4_b():
     assert response.status_code == 302, text_of(response)
     ruling = HandRuling.objects.get(hand=hand, is_current=True)
     assert ruling.facts["showed_out"] == {"seat": 0, "lance": "pares"} and "3.4.b" in ruling.articles
+
+
+def test_the_public_hand_page_and_api_never_show_a_username_a_player_is_named_as_the_player():
+    """Security round two, item 3: usernames are half a login and the login limits are per
+    username, so nobody's is published. The hand's recorder (a player whose account has no name)
+    is named as the player the account is linked to; the juez who ruled by name or «juez del torneo»."""
+    t = table()
+    t.player_a.first_name = t.player_a.last_name = ""
+    t.player_a.save()
+    record = {"hands": D1, "declarations": LIE, "lances": {"pares": ["B:envido 2", "A:quiero"]}}
+    hand = hand_record(match=t.match, by=t.player_a, record=record, mano="a").hand
+    hand_ruling_confirm(hand=hand, by=t.juez, facts={})
+    player = t.player_a.players.get()
+    html = Client().get(hand_url(t, hand)).content.decode()
+    api = Client().get(f"/api/v1/tournaments/{t.tournament.slug}/matches/{t.match.pk}/hands/{hand.pk}/")
+    rulings = Client().get(f"/api/v1/tournaments/{t.tournament.slug}/matches/{t.match.pk}/hands/{hand.pk}/rulings/")
+    assert rulings.status_code == 200 and rulings.json()[0]["ruled_by"] == "juez del torneo"
+    for body in (html, api.content.decode(), rulings.content.decode()):
+        assert t.player_a.get_username() not in body and t.juez.get_username() not in body
+    assert f"anotada por {player.first_name} {player.last_name}" in html
+    assert api.status_code == 200 and api.json()["recorded_by"] == f"{player.first_name} {player.last_name}"

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from torneo.draws.errors import DrawUserError
 from torneo.draws.manager import LIGUILLAS_LABEL, RoundDesign, design_next_round
 from torneo.models import Draw, Match, Pair, PairMember, Round, Tournament, TournamentRole, pair_label, players_label
+from torneo.people import JUEZ, public_name
 from torneo.snapshot import TournamentSnapshot, load
 from torneo.typing import AuthUser
 
@@ -83,9 +84,7 @@ def person_label(user: AuthUser | None) -> str:
 def witness_label(user: AuthUser | None) -> str:
     """The draw's juez as the public reads it: their name, never their username (a username is half
     of a login, and the login limits are per username: torneo/ratelimit.py)."""
-    if user is None:
-        return ""
-    return " ".join(user.get_full_name().split()) or _("juez del torneo")
+    return public_name(user, fallback=JUEZ)
 
 
 # --- where the tournament stands between rounds ------------------------------------------------
