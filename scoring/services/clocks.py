@@ -228,7 +228,7 @@ def _add_juego(*, match: Match, by: User, winner: str, at: datetime.datetime | N
             # The clock row is locked: two taps at once see the same score, and the second one is
             # refused here rather than written past the decided partida (which no reading accepts).
             raise TournamentError(
-                _("La partida ya está decidida (%(a)d-%(b)d): no se anotan más juegos.")
+                _("La partida ya está decidida (%(a)d-%(b)d): no hay más juegos que anotar.")
                 % {"a": won.get("A", 0), "b": won.get("B", 0)},
                 code="decided",
             )
