@@ -326,7 +326,12 @@ PRINT_QUEUE_GRACE_SECONDS = env.float("PRINT_QUEUE_GRACE_SECONDS", default=20.0)
 PRINT_RUNNING_TIMEOUT_SECONDS = env.float("PRINT_RUNNING_TIMEOUT_SECONDS", default=600.0)
 # The site's address as players reach it, printed in the actas' QR codes: never a request's Host
 # header (any port or name that reaches the server would otherwise end up on paper).
-SITE_URL = env.str("SITE_URL", default="http://localhost:8000").rstrip("/")
+# Default: in production, https:// and the first of ALLOWED_HOSTS (the site's own name); locally
+# the run command's address (scripts/run.sh sets it from its PORT).
+_SITE_HOST = next((h for h in ALLOWED_HOSTS if h and not h.startswith(".") and h != "*"), "")
+SITE_URL = env.str(
+    "SITE_URL", default=f"https://{_SITE_HOST}" if PRODUCTION and _SITE_HOST else "http://localhost:8000"
+).rstrip("/")
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"

@@ -106,3 +106,29 @@ def test_var_is_private_and_the_sqlite_file_is_0600(tmp_path):
     )
     assert again.returncode == 0, again.stderr
     assert oct(var.stat().st_mode & 0o777) == oct(0o700) and oct(database.stat().st_mode & 0o777) == oct(0o600)
+
+
+def test_production_prints_the_sites_own_name_in_the_actas_unless_site_url_says_otherwise(tmp_path):
+    """Security round two, item 7: actas print SITE_URL, never a request's Host. A production site
+    that did not set it prints https:// and its own name (the first of ALLOWED_HOSTS), not localhost."""
+    code = "import django; django.setup(); from django.conf import settings; print(settings.SITE_URL)"
+
+    def site_url(**extra: str) -> str:
+        env = {
+            **os.environ,
+            "DJANGO_PRODUCTION": "1",
+            "SECRET_KEY": "p" * 20 + "-a-long-random-production-secret-key-" + "q" * 20,
+            "ALLOWED_HOSTS": "mus.example.org,www.mus.example.org",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'prod.sqlite3'}",
+            "VAR_DIR": str(tmp_path),
+            "DJANGO_SETTINGS_MODULE": "torneo.settings",
+            **extra,
+        }
+        if "SITE_URL" not in extra:
+            env.pop("SITE_URL", None)
+        run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        return run.stdout.strip()
+
+    assert site_url() == "https://mus.example.org"
+    assert site_url(SITE_URL="https://torneo.example.org/") == "https://torneo.example.org"
