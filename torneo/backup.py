@@ -53,7 +53,9 @@ each row: the import starts a new log, one «created» record per row, with the 
 ``HISTORY_REASON``); the page cache; sessions, the admin log and the task heartbeats, which belong
 to the site and not to a tournament; the one-time account codes and links (torneo.accounttoken,
 torneo/services/accounts.py): their secrets are hashed with this site's SECRET_KEY, so they would not
-work on another site, and they live a day or a week; the printables prepared (scoring.printjob):
+work on another site, and they live a day or a week; the pairs' private links and their terminal
+accounts (torneo.pairterminal, torneo/services/terminals.py): hashed the same way, and the mesa
+issues new tarjetas on the new site; the printables prepared (scoring.printjob):
 PDFs derived from the rows above, made again on request.
 
 Import: the file is checked completely before anything is written, and a file that is not a

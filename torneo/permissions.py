@@ -21,7 +21,7 @@ from django.http import Http404
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from torneo.models import Match, Pair, PairMember, Tournament, TournamentRole
+from torneo.models import Match, Pair, PairMember, PairTerminal, Tournament, TournamentRole
 from torneo.typing import User
 
 Role = TournamentRole.Role
@@ -143,21 +143,28 @@ def may_open(user: User, tournament: Tournament, page: str) -> bool:
 
 
 def own_pair_numbers(user: User, tournament: Tournament) -> list[int]:
-    """The numbers of the tournament's pairs in which the user is a player (the player role), cached
-    on the user object per request like ``roles_for``. One query, which also brings the user's staff
-    roles when ``roles_for`` has not asked yet (a union: the menus ask for both on every page)."""
+    """The numbers of the tournament's pairs in which the user is a player (the player role: a
+    player's account, or the pair's terminal, torneo/models/terminals.py), cached on the user object
+    per request like ``roles_for``. One query, which also brings the user's staff roles when
+    ``roles_for`` has not asked yet (a union: the menus ask for both on every page)."""
     if not user.is_authenticated:
         return []
     pairs_cache: dict[int, list[int]] = user.__dict__.setdefault("_own_pairs_cache", {})
     if tournament.pk not in pairs_cache:
         roles_cache: dict[int, frozenset[str]] = user.__dict__.setdefault("_tournament_roles_cache", {})
         members = PairMember.objects.filter(tournament=tournament, player__user=user)
+        terminal = PairTerminal.objects.filter(pair__tournament=tournament, user=user)
         if user.is_superuser or tournament.pk in roles_cache:
-            numbers = list(members.values_list("pair__number", flat=True))
+            numbers = list(
+                members.order_by()
+                .values_list("pair__number", flat=True)
+                .union(terminal.order_by().values_list("pair__number", flat=True))
+            )
         else:
             staff = TournamentRole.objects.filter(tournament=tournament, user=user).order_by()
             rows = staff.values_list("role", Value(0, output_field=IntegerField())).union(
-                members.order_by().values_list(Value(PLAYER, output_field=CharField()), "pair__number")
+                members.order_by().values_list(Value(PLAYER, output_field=CharField()), "pair__number"),
+                terminal.order_by().values_list(Value(PLAYER, output_field=CharField()), "pair__number"),
             )
             ties = list(rows)
             roles_cache[tournament.pk] = frozenset(role for role, _n in ties if role != PLAYER)
@@ -182,11 +189,14 @@ def can_create_tournament(user: User) -> bool:
 
 
 def member_pairs(user: User, pair_ids: Iterable[int | None]) -> set[int]:
-    """The pairs among ``pair_ids`` in which the user is a player: one query."""
+    """The pairs among ``pair_ids`` in which the user is a player (or which the user's pair terminal
+    is): one query."""
     ids = [p for p in pair_ids if p is not None]
     if not user.is_authenticated or not ids:
         return set()
-    return set(PairMember.objects.filter(pair_id__in=ids, player__user=user).values_list("pair_id", flat=True))
+    members = PairMember.objects.filter(pair_id__in=ids, player__user=user).order_by().values_list("pair_id")
+    terminal = PairTerminal.objects.filter(pair_id__in=ids, user=user).order_by().values_list("pair_id")
+    return {pk for (pk,) in members.union(terminal)}
 
 
 def is_member_of(user: User, pair: Pair) -> bool:
@@ -195,9 +205,18 @@ def is_member_of(user: User, pair: Pair) -> bool:
     if not user.is_authenticated:
         return False
     prefetched = getattr(pair, "_prefetched_objects_cache", {}).get("members")
-    if prefetched is not None:
-        return any(m.player.user_id == user.pk for m in prefetched)
+    if prefetched is not None and any(m.player.user_id == user.pk for m in prefetched):
+        return True
+    if prefetched is not None and not _is_terminal(user):
+        return False
     return bool(member_pairs(user, [pair.pk]))
+
+
+def _is_terminal(user: User) -> bool:
+    """Whether the account is a pair's terminal (one query per request, cached on the user)."""
+    if "_is_pair_terminal" not in user.__dict__:
+        user.__dict__["_is_pair_terminal"] = PairTerminal.objects.filter(user_id=user.pk or 0).exists()
+    return bool(user.__dict__["_is_pair_terminal"])
 
 
 def is_player_of(user: User, match: Match) -> bool:

@@ -9,7 +9,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from torneo.ratelimit import limit_login
-from torneo.views import accounts, audit, registrations, rounds, tournaments
+from torneo.views import accounts, audit, registrations, rounds, terminals, tournaments
 from torneo.views.health import health_view
 from torneo.views.language import language_set
 
@@ -44,6 +44,9 @@ tournament_patterns = [
     path("gestion/cuentas/", accounts.manage_accounts, name="manage_accounts"),
     path("gestion/cuentas/invitaciones/<int:pk>/anular/", accounts.invitation_revoke, name="manage_invitation_revoke"),
     path("gestion/cuentas/<int:user_id>/contrasena/", accounts.password_reset_issue, name="manage_password_reset"),
+    # The pairs' private links (torneo/services/terminals.py): the mesa issues them; a phone opens one.
+    path("gestion/parejas/<int:number>/tarjeta/", terminals.pair_terminal_issue, name="manage_pair_terminal"),
+    path("tarjeta/<str:token>/", terminals.pair_terminal, name="pair_terminal"),
     path("cuenta/", accounts.claim, name="account_claim"),
     path("cuenta/elegir/", accounts.claim_finish, name="account_claim_finish"),
     path("cuenta/invitacion/<str:token>/", accounts.invitation_accept, name="account_invitation"),

@@ -1,8 +1,9 @@
 """Models of the tournament app, by subject: tournaments and registrations; rounds, draws, matches;
-one-time account codes and links."""
+one-time account codes and links; the pairs' private links (their terminals)."""
 
 from torneo.models.accounts import AccountToken
 from torneo.models.rounds import Draw, Match, Round
+from torneo.models.terminals import PairTerminal
 from torneo.models.tournaments import (
     Pair,
     PairMember,
@@ -21,6 +22,7 @@ __all__ = [
     "Match",
     "Pair",
     "PairMember",
+    "PairTerminal",
     "Player",
     "Round",
     "Session",

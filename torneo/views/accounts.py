@@ -37,7 +37,7 @@ from rest_framework.settings import api_settings
 from torneo.errors import NotAllowed, TournamentError
 from torneo.forms.accounts import ClaimCodeForm, InvitationForm, NewAccountForm, NewPasswordForm
 from torneo.forms.errors import service_errors
-from torneo.models import AccountToken, Pair, Tournament
+from torneo.models import AccountToken, Pair, PairTerminal, Tournament
 from torneo.numbers import parse_int
 from torneo.permissions import Action, can, can_view
 from torneo.ratelimit import FailureThrottle, refused_page
@@ -173,6 +173,7 @@ def pair_accounts(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "pair": pair,
         "entries": [(e, resets.get(e.player.pk, False)) for e in entries],
         "can_reset": can(request.user, tournament, Action.ROLES_MANAGE),
+        "terminal": PairTerminal.objects.filter(pair=pair).first(),
         "ttl_hours": int(service.PLAYER_CODE_TTL / timedelta(hours=1)),
     }
     return render(request, "torneo/accounts/pair_accounts.html", context)

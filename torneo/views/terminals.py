@@ -1,0 +1,105 @@
+"""The pairs' private links (issue 32; torneo/services/terminals.py): the mesa issues or withdraws a
+pair's link from the pair's *Cuentas* page, and whoever opens the link turns that phone into the
+pair's terminal, then lands on the pair's own page without the link in the address bar (nor in any
+Referer header, log or cached page: the answer is private, no-store and no-referrer)."""
+
+from __future__ import annotations
+
+import datetime
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from torneo.errors import NotAllowed, TournamentError
+from torneo.models import Pair, PairTerminal, Tournament
+from torneo.permissions import Action, can_view, is_member_of
+from torneo.services import terminals as service
+from torneo.views.access import tournament_for
+from torneo.views.accounts import _failed, _link_tournament, _private, qr_svg
+
+
+def _no_referrer(response: HttpResponse) -> HttpResponse:
+    """The link is a key: never sent on as a Referer, never kept by a cache. Only on answers without
+    a form (a redirect, a refusal): "no-referrer" would make a form's POST say ``Origin: null``,
+    which the CSRF check refuses; the pages with a form are ``_private`` (Referer to this site only)."""
+    response = _private(response)
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def terminal_url(tournament: Tournament, token: str) -> str:
+    """The link as printed on the tarjeta: the site's configured address, never a request's Host."""
+    path = reverse("torneo:pair_terminal", kwargs={"slug": tournament.slug, "token": token})
+    return f"{settings.SITE_URL}{path}"
+
+
+def _home(terminal: PairTerminal) -> HttpResponse:
+    pair = terminal.pair
+    response = redirect("scoring:pair_page", slug=pair.tournament.slug, number=pair.number)
+    response.status_code = 303
+    return _no_referrer(response)
+
+
+def _session_until_the_end(request: HttpRequest, tournament: Tournament) -> None:
+    """The phone stays the pair's terminal until the tournament's last day is over (Madrid time)."""
+    end = datetime.datetime.combine(
+        tournament.end_date + datetime.timedelta(days=1), datetime.time(6, 0), tzinfo=ZoneInfo(settings.TIME_ZONE)
+    )
+    request.session.set_expiry(max(end, timezone.now() + datetime.timedelta(hours=12)))
+
+
+def pair_terminal(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """Open a pair's link: signs this phone in as the pair's terminal (asking first when someone
+    else is signed in on it) and goes to the pair's page."""
+    tournament = _link_tournament(request, slug)
+    if isinstance(tournament, HttpResponse):
+        return tournament
+    try:
+        terminal = service.terminal_find(tournament=tournament, token=token)
+    except service.InvalidTerminalLink as invalid:
+        _failed(request, tournament)
+        if not can_view(request.user, tournament):
+            raise Http404 from None
+        page = render(request, "torneo/accounts/invalid_link.html", {"message": invalid}, status=404)
+        return _no_referrer(page)
+    user = request.user
+    if user.is_authenticated and (user.pk == terminal.user_id or is_member_of(user, terminal.pair)):
+        return _home(terminal)  # already this pair's terminal, or one of its players
+    if user.is_authenticated and request.method != "POST":
+        context = {"tournament": tournament, "pair": terminal.pair}
+        return _private(render(request, "torneo/terminals/switch.html", context))
+    login(request, terminal.user, backend=settings.AUTHENTICATION_BACKENDS[0])
+    _session_until_the_end(request, tournament)
+    return _home(terminal)
+
+
+@require_POST
+def pair_terminal_issue(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The mesa: a new link for the pair (the old one stops at once), shown once with its QR; or,
+    with ``retirar``, the link withdrawn without a new one."""
+    tournament = tournament_for(request, slug, Action.CHECK_IN)
+    pair = get_object_or_404(Pair.objects.select_related("tournament"), tournament=tournament, number=number)
+    back = reverse("torneo:manage_pair_accounts", kwargs={"slug": slug, "number": number})
+    try:
+        if "retirar" in request.POST:
+            service.terminal_revoke(pair=pair, by=request.user)
+            messages.success(request, _("Pareja %(n)s: enlace retirado; sus móviles han salido.") % {"n": number})
+            return redirect(back)
+        issued = service.terminal_issue(pair=pair, by=request.user)
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except TournamentError as exc:
+        messages.error(request, str(exc))
+        return redirect(back)
+    url = terminal_url(tournament, issued.token)
+    context = {"tournament": tournament, "pair": pair, "terminal": issued.terminal, "url": url, "qr": qr_svg(url)}
+    return _private(render(request, "torneo/terminals/issued.html", context))
