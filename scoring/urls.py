@@ -36,6 +36,8 @@ urlpatterns = [
     # Printables: a round's actas prepared by a worker with its progress, blank actas
     path("gestion/imprimir/", printing.printables, name="printables"),
     path("gestion/imprimir/actas-en-blanco.pdf", printing.blank_actas_pdf, name="blank_actas_pdf"),
+    # The tarjetas de pareja with their private links (issue 32): a POST, it issues the links
+    path("gestion/imprimir/tarjetas-de-pareja.pdf", printing.pair_cards_pdf, name="pair_cards_pdf"),
     path("gestion/imprimir/<int:job_id>/", printing.printable_job, name="printable_job"),
     path("gestion/imprimir/<int:job_id>/estado.json", printing.printable_job_state, name="printable_job_state"),
     path("gestion/imprimir/<int:job_id>/documento.pdf", printing.printable_job_pdf, name="printable_job_pdf"),

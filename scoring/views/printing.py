@@ -5,22 +5,24 @@ the jobs, scoring.printing renders. Staff only (VIEW_PRIVATE): a PDF costs the s
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.models import PrintJob
 from scoring.printing import PDF_TYPE, pdf_from_html, pdf_of_sheets
-from scoring.selectors.actas import acta_for, acta_frame, blank_actas
+from scoring.selectors.actas import acta_for, acta_frame, blank_actas, qr_png
 from scoring.selectors.hands import matches_with_players
 from scoring.services.printing import printable_request
+from torneo.errors import NotAllowed
 from torneo.models import Round
 from torneo.numbers import parse_int
-from torneo.permissions import Action
+from torneo.permissions import Action, can
+from torneo.services.terminals import terminal_url, terminals_for_cards
 from torneo.views.access import tournament_for
 
 BLANK_MAX = 50
@@ -60,6 +62,49 @@ def blank_actas_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     return _pdf(pdf, f"actas-en-blanco-{count}.pdf")
 
 
+CARDS_PER_SHEET = 4  # A6 cards, two by two on an A4 sheet
+
+
+@require_POST
+def pair_cards_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tarjetas de pareja (issue 32): one A6 card per registered pair, four to an A4 sheet, each
+    with its private link as a QR (torneo/services/terminals.py). Printing makes the links: every
+    pair without one gets one now (``renovar``: every pair a new one, the old ones stop). A POST
+    (it issues links); the PDF is never stored nor cached (it holds the links)."""
+    tournament = tournament_for(request, slug, Action.CHECK_IN)
+    try:
+        issued = terminals_for_cards(tournament=tournament, by=request.user, renew=bool(request.POST.get("renovar")))
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    if not issued:
+        messages.info(
+            request, _("Todas las parejas inscritas tienen ya su tarjeta: marca «renovar» para hacerlas de nuevo.")
+        )
+        return redirect("scoring:printables", slug=slug)
+    cards = [
+        {
+            "pair": item.terminal.pair,
+            "players": [m.player.full_name for m in item.terminal.pair.ordered_members()],
+            "qr": qr_png(terminal_url(tournament, item.token)),
+            "issue": item.terminal.issues,
+        }
+        for item in issued
+    ]
+    sheets = [
+        [
+            {**card, "left": 93 * (i % 2), "top": 137 * (i // 2)}
+            for i, card in enumerate(cards[start : start + CARDS_PER_SHEET])
+        ]
+        for start in range(0, len(cards), CARDS_PER_SHEET)
+    ]
+    context = {"title": _("Tarjetas de pareja"), "tournament": tournament}
+    pdf, _pages = pdf_of_sheets("scoring/print/pair_cards.html", sheets, context=context, key="sheets")
+    response = _pdf(pdf, "tarjetas-de-pareja.pdf")
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "same-origin"
+    return response
+
+
 @require_http_methods(["GET", "POST"])
 def printables(request: HttpRequest, slug: str) -> HttpResponse:
     """The printing desk: each round's actas (one PDF, prepared by a worker), blank actas, and the
@@ -83,7 +128,13 @@ def printables(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("scoring:printable_job", slug=slug, job_id=job.pk)
     rounds = Round.objects.filter(tournament=tournament).order_by("-number")
     jobs = PrintJob.objects.filter(tournament=tournament).defer("pdf")[:10]
-    context = {"tournament": tournament, "rounds": rounds, "jobs": jobs, "blank_max": BLANK_MAX}
+    context = {
+        "tournament": tournament,
+        "rounds": rounds,
+        "jobs": jobs,
+        "blank_max": BLANK_MAX,
+        "may_cards": can(request.user, tournament, Action.CHECK_IN),
+    }
     return render(request, "scoring/manage/printables.html", context)
 
 

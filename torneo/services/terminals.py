@@ -21,8 +21,10 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
@@ -104,6 +106,25 @@ def terminal_issue(*, pair: Pair, by: User) -> IssuedTerminal:
         terminal.issues += 1
         terminal.save()
     return IssuedTerminal(terminal, selector + secret)
+
+
+def terminals_for_cards(*, tournament: Tournament, by: User, renew: bool = False) -> list[IssuedTerminal]:
+    """The links to print on the pairs' tarjetas (a PDF for all pairs, at check-in): a new link for
+    every registered pair (not on the waiting list nor out) that has none — or, ``renew``, for every
+    one of them, whose old links stop. A link's secret exists only when it is issued, so a card is
+    printed at the moment its link is made; a pair whose card is already out keeps it unless
+    ``renew``. In pair order."""
+    _may_manage(by, tournament)
+    pairs = Pair.objects.select_related("tournament").filter(tournament=tournament, status=Pair.Status.CONFIRMED)
+    if not renew:
+        pairs = pairs.exclude(terminal__selector__gt="")
+    return [terminal_issue(pair=pair, by=by) for pair in pairs.order_by("number")]
+
+
+def terminal_url(tournament: Tournament, token: str) -> str:
+    """The link as printed on the tarjeta: the site's configured address, never a request's Host."""
+    path = reverse("torneo:pair_terminal", kwargs={"slug": tournament.slug, "token": token})
+    return f"{settings.SITE_URL}{path}"
 
 
 def terminal_revoke(*, pair: Pair, by: User) -> PairTerminal | None:

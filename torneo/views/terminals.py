@@ -36,12 +36,6 @@ def _no_referrer(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def terminal_url(tournament: Tournament, token: str) -> str:
-    """The link as printed on the tarjeta: the site's configured address, never a request's Host."""
-    path = reverse("torneo:pair_terminal", kwargs={"slug": tournament.slug, "token": token})
-    return f"{settings.SITE_URL}{path}"
-
-
 def _home(terminal: PairTerminal) -> HttpResponse:
     pair = terminal.pair
     response = redirect("scoring:pair_page", slug=pair.tournament.slug, number=pair.number)
@@ -100,6 +94,6 @@ def pair_terminal_issue(request: HttpRequest, slug: str, number: int) -> HttpRes
     except TournamentError as exc:
         messages.error(request, str(exc))
         return redirect(back)
-    url = terminal_url(tournament, issued.token)
+    url = service.terminal_url(tournament, issued.token)
     context = {"tournament": tournament, "pair": pair, "terminal": issued.terminal, "url": url, "qr": qr_svg(url)}
     return _private(render(request, "torneo/terminals/issued.html", context))
