@@ -44,7 +44,7 @@ from scoring.models import ResultSubmission
 from torneo.errors import Conflict, NotAllowed, TournamentError
 from torneo.history import update_with_history
 from torneo.models import Match, Pair, Round, Tournament, TournamentRole
-from torneo.permissions import MATRIX, Action, can, is_member_of, roles_for
+from torneo.permissions import MATRIX, Action, can, is_member_of, member_pairs, roles_for
 from torneo.services.live import live_bump
 from torneo.typing import AuthUser, User, signed_in
 
@@ -419,9 +419,12 @@ def result_submit(
         if data["outcome"] == Outcome.RULING and not reason:
             raise _errors(reason=_("Escribe la decisión del juez (quién y por qué) en el motivo."))
         from_players = source == ResultSubmission.Source.HANDS and not _records_as_staff(by, tournament)
+        reported = source == ResultSubmission.Source.PLAYER  # a pair's own report (result_report)
         # Double check (AMM 3.16 by a second person), and always for a result the players' own
-        # hands decided: proposed until someone else confirms it.
-        needs_confirmation = ((tournament.results_double_check and not locked) or from_players) and not final
+        # hands decided or a pair reported: proposed until someone else confirms it.
+        needs_confirmation = (
+            (tournament.results_double_check and not locked) or from_players or reported
+        ) and not final
         pending = match.submissions.filter(status=Status.PROPOSED).select_related("submitted_by").first()
         if needs_confirmation and pending and can_confirm(by, pending) and _same(pending, data):
             return _confirm(match, pending, by)  # a second, identical entry confirms the first
@@ -514,6 +517,50 @@ def result_propose(
             _apply(match, sub)
     live_bump(tournament_id=match.round.tournament_id, pairs=(match.pair_a_id, match.pair_b_id))
     return sub
+
+
+def result_report(
+    *,
+    match: Match,
+    by: User,
+    games_a: int | None,
+    games_b: int | None,
+    tantos: Sequence[Sequence[int]] = (),
+) -> ResultSubmission:
+    """A pair reports its table's result from its terminal or a player's account (issue 32): the
+    juegos of each pair (and the tantos of each juego, if it wishes), checked as the mesa's entry is
+    (AMM 1.7.a, 3.13). It is a proposal that the other pair confirms on its own phone (AMM 3.16: the
+    losing pair's signature; the same result reported by the other pair confirms it) and that then
+    counts without the mesa; a different result from the other pair is a disagreement for the mesa
+    and the jueces, as between two actas. A new report of the same pair replaces its own earlier
+    one. Only for a partida that has no result yet: a result the mesa entered is corrected there."""
+    with transaction.atomic():
+        match = _lock(match.pk)
+        side = member_pairs(by, [match.pair_a_id, match.pair_b_id])
+        if not side or match.pair_b_id is None:
+            raise NotAllowed(_("Solo las dos parejas de la mesa anotan su resultado."))
+        if match.outcome != Outcome.PENDING:
+            raise TournamentError(
+                _("La mesa %(t)s ya tiene resultado. Si no es el vuestro, avisad a la mesa de control.")
+                % {"t": match.table_number or "—"},
+                code="has_result",
+            )
+        own = match.submissions.filter(
+            status=Status.PROPOSED, source=ResultSubmission.Source.PLAYER, submitted_by__isnull=False
+        ).select_related("submitted_by")
+        for earlier in own:
+            if member_pairs(earlier.submitted_by, side):  # type: ignore[arg-type]
+                earlier.status = Status.SUPERSEDED  # the same pair corrects its report
+                earlier.save(update_fields=["status"])
+        return result_submit(
+            match=match,
+            by=by,
+            outcome=Outcome.PLAYED,
+            games_a=games_a,
+            games_b=games_b,
+            tantos=tantos,
+            source=ResultSubmission.Source.PLAYER,
+        )
 
 
 def _values(sub: ResultSubmission) -> dict[str, Any]:
@@ -662,7 +709,16 @@ def can_confirm(user: User, sub: ResultSubmission) -> bool:
         return False
     if can(user, match.round.tournament, Action.RESULTS_ENTER):
         return True
+    if sub.source == ResultSubmission.Source.PLAYER and sub.submitted_by is not None:
+        # A pair's report (issue 32): the other pair signs it, whichever won (the loser's report
+        # is already its signature, AMM 3.16).
+        return any(is_member_of(user, p) for p in _rivals_of(sub.submitted_by, match))
     return any(is_member_of(user, p) for p in losing_pairs(sub))
+
+
+def _rivals_of(user: User, match: Match) -> list[Pair]:
+    """The match's pairs that ``user`` does not play in."""
+    return [p for p in (match.pair_a, match.pair_b) if p is not None and not is_member_of(user, p)]
 
 
 def losing_pairs(sub: ResultSubmission) -> list[Pair]:

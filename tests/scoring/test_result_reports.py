@@ -1,0 +1,104 @@
+"""Results reported and confirmed at the table (issue 32, item 2): a pair reports its table's
+juegos from its terminal (or a player's account); the other pair confirms on its own phone (AMM
+3.16, the losing pair's signature) and the result counts without the mesa; a different report from
+the other pair is a disagreement for the mesa and the jueces; a pair never confirms its own report."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from scoring.models import ResultSubmission
+from scoring.services.results import disagreement, result_confirm, result_report, result_submit
+from tests.scoring.test_hands_services import Table, table
+from torneo.errors import Conflict, NotAllowed, TournamentError
+from torneo.models import Match
+from torneo.services.terminals import terminal_issue
+
+pytestmark = pytest.mark.django_db
+Status = ResultSubmission.Status
+
+
+def match_of(t: Table) -> Match:
+    return Match.objects.get(pk=t.match.pk)
+
+
+def test_the_winner_reports_and_the_loser_confirms_and_it_counts_without_the_mesa_amm_3_16():
+    t = table()
+    report = result_report(match=t.match, by=t.player_a, games_a=3, games_b=1)
+    assert report.status == Status.PROPOSED and report.source == ResultSubmission.Source.PLAYER
+    assert match_of(t).outcome == Match.Outcome.PENDING  # nothing counts before the signature
+    with pytest.raises(NotAllowed):
+        result_confirm(submission=report, by=t.player_a)  # never its own report
+    result_confirm(submission=report, by=t.player_b)
+    match = match_of(t)
+    assert match.outcome == Match.Outcome.PLAYED and (match.games_a, match.games_b) == (3, 1)
+    assert match.winner_id == t.match.pair_a_id
+
+
+def test_the_losers_report_is_its_signature_and_the_winner_confirms_it_amm_3_16():
+    t = table()
+    report = result_report(match=t.match, by=t.player_b, games_a=3, games_b=2)
+    result_confirm(submission=report, by=t.player_a)
+    assert match_of(t).winner_id == t.match.pair_a_id
+
+
+def test_the_same_result_reported_by_both_pairs_counts_at_once():
+    t = table()
+    result_report(match=t.match, by=t.player_a, games_a=1, games_b=3)
+    second = result_report(match=t.match, by=t.player_b, games_a=1, games_b=3)
+    assert second.status == Status.CONFIRMED
+    assert match_of(t).winner_id == t.match.pair_b_id
+
+
+def test_a_different_report_from_the_other_pair_is_a_disagreement_for_the_mesa_amm_3_16():
+    t = table()
+    result_report(match=t.match, by=t.player_a, games_a=3, games_b=1)
+    result_report(match=t.match, by=t.player_b, games_a=1, games_b=3)
+    assert [s.status for s in disagreement(t.match)] == [Status.DISPUTED, Status.DISPUTED]
+    assert match_of(t).outcome == Match.Outcome.PENDING
+    with pytest.raises(Conflict):
+        result_report(match=t.match, by=t.player_a, games_a=3, games_b=0)
+
+
+def test_a_pair_corrects_its_own_report_without_a_disagreement():
+    t = table()
+    first = result_report(match=t.match, by=t.player_a, games_a=3, games_b=1)
+    second = result_report(match=t.match, by=t.player_a, games_a=3, games_b=2)
+    first.refresh_from_db()
+    assert first.status == Status.SUPERSEDED and second.status == Status.PROPOSED
+    assert not disagreement(t.match)
+
+
+@pytest.mark.parametrize(("a", "b"), [(3, 3), (4, 0), (2, 1), (None, 3)])
+def test_an_impossible_result_is_refused_as_the_mesas_entry_is_and_nothing_is_written_amm_1_7_a(a, b):
+    t = table()
+    with pytest.raises(ValidationError):
+        result_report(match=t.match, by=t.player_a, games_a=a, games_b=b)
+    assert not ResultSubmission.objects.exists()
+
+
+def test_only_the_tables_two_pairs_report():
+    t = table()
+    other = table(number=2)
+    for user in (other.player_a, t.juez, t.control, t.organizer):
+        with pytest.raises(NotAllowed):
+            result_report(match=t.match, by=user, games_a=3, games_b=0)
+    assert not ResultSubmission.objects.filter(match=t.match).exists()
+
+
+def test_a_result_the_mesa_entered_is_not_reported_over():
+    t = table()
+    result_submit(match=t.match, by=t.control, games_a=3, games_b=0)
+    with pytest.raises(TournamentError) as refused:
+        result_report(match=t.match, by=t.player_b, games_a=0, games_b=3)
+    assert refused.value.code == "has_result"
+
+
+def test_the_pairs_terminals_report_and_confirm_like_player_accounts():
+    t = table()
+    terminal_a = terminal_issue(pair=t.match.pair_a, by=t.control).terminal.user
+    terminal_b = terminal_issue(pair=t.match.pair_b, by=t.control).terminal.user
+    report = result_report(match=t.match, by=terminal_a, games_a=3, games_b=0)
+    with pytest.raises(NotAllowed):
+        result_confirm(submission=report, by=t.player_a)  # a player of the same pair: not a signature
+    result_confirm(submission=report, by=terminal_b)
+    assert match_of(t).winner_id == t.match.pair_a_id
