@@ -27,6 +27,8 @@ urlpatterns = [
     # A second person, or a player of the losing pair from a phone (AMM 3.16)
     path("resultados/acta/<int:submission_id>/confirmar/", results.result_confirm_view, name="result_confirm"),
     path("resultados/acta/<int:submission_id>/rechazar/", results.result_reject_view, name="result_reject"),
+    # A pair reports its table's result from its phone (issue 32); the other pair confirms it
+    path("partidas/<int:match_id>/anotar/", results.result_report_view, name="result_report"),
     # Mesa de control
     path("gestion/resultados/", results.results_entry, name="results_entry"),
     path("gestion/resultados/confirmar/", results.results_queue, name="results_queue"),

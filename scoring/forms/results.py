@@ -142,3 +142,27 @@ class ResolveForm(ResultFields):
 
 class RejectForm(forms.Form):
     reason = forms.CharField(label=_("Motivo del rechazo"), required=False, max_length=500)
+
+
+class ReportForm(forms.Form):
+    """A pair's report from its phone (issue 32): the juegos of each pair, and the tantos of each
+    juego if it wishes; the labels name the pairs (set by the view)."""
+
+    games_a = _number(_("Juegos"), min_value=0, max_value=9)
+    games_b = _number(_("Juegos"), min_value=0, max_value=9)
+    tantos = forms.CharField(
+        label=_("Tantos de cada juego (opcional)"),
+        required=False,
+        max_length=200,
+        widget=forms.TextInput(attrs={"placeholder": "40-32 38-40 40-12", "autocomplete": "off"}),
+    )
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for key, pair in (("games_a", match.pair_a), ("games_b", match.pair_b)):
+            if pair is not None:
+                self.fields[key].label = _("Juegos de la pareja %(n)s") % {"n": pair.number}
+                self.fields[key].error_messages.update({"required": _("Escribe los juegos de cada pareja.")})
+
+    def clean_tantos(self) -> list[list[int]]:
+        return parse_tantos(self.cleaned_data.get("tantos", ""))

@@ -18,7 +18,7 @@ from scoring.selectors.clocks import ClockInfo, latest_round_times, match_clock,
 from scoring.selectors.standings import ceros_rules
 from scoring.standings import MatchRecord, survival
 from torneo import clock
-from torneo.models import Match, Pair, PairMember, Round, Tournament
+from torneo.models import Match, Pair, PairMember, PairTerminal, Round, Tournament
 from torneo.selectors.registrations import members_prefetch, pairs_of
 
 MAX_FOUND = 30
@@ -134,7 +134,8 @@ class PairPage:
     losses: int
     byes: int
     out: bool | None  # None: the format does not eliminate by losses
-    pending: list[ResultSubmission]  # results awaiting the confirmation of this (losing) pair
+    pending: list[ResultSubmission]  # results awaiting the confirmation of this pair (the loser, or a report's rival)
+    reported: list[ResultSubmission] = dataclasses.field(default_factory=list)  # its own reports, awaiting the rival
 
     @property
     def members(self) -> list[PairMember]:
@@ -188,16 +189,21 @@ def pair_page(tournament: Tournament, pair: Pair) -> PairPage:
         state = survival([pair.number], records, ceros_rules(tournament))[pair.number]
         out = not state.alive
     match_ids = [line.match.pk for line in lines]
-    pending = list(
+    proposed = list(
         ResultSubmission.objects.filter(match_id__in=match_ids, status=ResultSubmission.Status.PROPOSED)
-        .exclude(winner=pair)
         .select_related("match__round", "winner")
         .order_by("-submitted_at")
     )
+    # A pair's own report (issue 32) waits for the other pair, whoever wins; any other proposal
+    # waits for the losing pair (AMM 3.16).
+    reports = [s for s in proposed if s.source == ResultSubmission.Source.PLAYER and s.submitted_by_id]
+    ours = member_pairs_of_users({s.submitted_by_id for s in reports if s.submitted_by_id}, pair)
+    reported = [s for s in reports if s.submitted_by_id in ours]
+    pending = [s for s in proposed if s not in reported and (s in reports or s.winner_id != pair.pk)]
     by_match = {line.match.pk: line for line in lines}
-    for sub in pending:
+    for sub in [*pending, *reported]:
         sub.line = by_match[sub.match_id]  # the template shows it from the pair's side
-    return PairPage(pair, current, past, wins, losses, byes, out, pending)
+    return PairPage(pair, current, past, wins, losses, byes, out, pending, reported)
 
 
 def match_for_clock(tournament: Tournament, match_id: int) -> Match | None:
@@ -207,3 +213,15 @@ def match_for_clock(tournament: Tournament, match_id: int) -> Match | None:
         .select_related("round__tournament", "round__session", "pair_a", "pair_b")
         .first()
     )
+
+
+def member_pairs_of_users(user_ids: set[int], pair: Pair) -> set[int]:
+    """Which of ``user_ids`` play in ``pair`` (a player's account or the pair's terminal): one
+    query, none when there is nobody to ask about."""
+    if not user_ids:
+        return set()
+    players = (
+        PairMember.objects.filter(pair=pair, player__user_id__in=user_ids).order_by().values_list("player__user_id")
+    )
+    terminal = PairTerminal.objects.filter(pair=pair, user_id__in=user_ids).order_by().values_list("user_id")
+    return {pk for (pk,) in players.union(terminal)}

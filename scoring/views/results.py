@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring import exports
-from scoring.forms.results import CorrectionForm, EntryForm, RejectForm, ResolveForm, ResultFields
+from scoring.forms.results import CorrectionForm, EntryForm, RejectForm, ReportForm, ResolveForm, ResultFields
 from scoring.messages import describe_submission
 from scoring.models import ResultSubmission
 from scoring.selectors import results as selectors
@@ -32,6 +32,7 @@ from scoring.services.results import (
     result_confirm,
     result_note,
     result_reject,
+    result_report,
     result_resolve,
     result_submit,
     round_locked,
@@ -39,10 +40,10 @@ from scoring.services.results import (
 from scoring.views.render import csv_response
 from torneo import pagecache
 from torneo.errors import Conflict, NotAllowed, TournamentError
-from torneo.forms.errors import attach_errors
+from torneo.forms.errors import attach_errors, service_errors
 from torneo.models import Match, Round, Tournament
 from torneo.numbers import parse_int
-from torneo.permissions import Action, can
+from torneo.permissions import Action, access_match, can, is_player_of, member_pairs
 from torneo.views.access import LoginRequired, safe_next, tournament_for
 
 # --- public: the results of each round -------------------------------------------------------------------
@@ -102,8 +103,7 @@ SCRIPT_STRINGS = {
         "Pendiente de confirmar: {a}–{b}, anotado por {by}. Si el acta dice lo mismo, anótalo igual y queda confirmado."
     ),
     "locked": gettext_lazy(
-        "Ronda cerrada (AMM 3.18): el resultado es inamovible; la organización puede añadir una nota en el "
-        "historial."
+        "Ronda cerrada (AMM 3.18): el resultado es inamovible; la organización puede añadir una nota en el historial."
     ),
     "prepared": gettext_lazy(
         "El sorteo de la ronda siguiente ya está preparado: si cambias este resultado habrá que anular esa ronda "
@@ -492,3 +492,38 @@ def result_reject_view(request: HttpRequest, slug: str, submission_id: int) -> H
         messages.success(request, _("Resultado rechazado. Sigue valiendo el anterior, si lo había."))
     confirm = reverse("scoring:result_confirm", kwargs={"slug": slug, "submission_id": sub.pk})
     return redirect(safe_next(request, confirm))
+
+
+def result_report_view(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """A pair reports its table's result from its phone (issue 32): its terminal (the tarjeta's
+    link) or a player's account. The other pair confirms it on its own phone (AMM 3.16)."""
+    tournament = tournament_for(request, slug)
+    if not request.user.is_authenticated:
+        raise LoginRequired
+    match = access_match(request.user, tournament, match_id, players=True, playable=True)
+    if not is_player_of(request.user, match):
+        raise PermissionDenied(_("Solo las dos parejas de la mesa anotan su resultado."))
+    own = member_pairs(request.user, [match.pair_a_id, match.pair_b_id])
+    mine = match.pair_a if match.pair_a_id in own else match.pair_b
+    assert mine is not None
+    back = reverse("scoring:pair_page", kwargs={"slug": slug, "number": mine.number})
+    form = ReportForm(request.POST or None, match=match)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        with service_errors(form) as call:
+            sub = result_report(
+                match=match, by=request.user, games_a=data["games_a"], games_b=data["games_b"], tantos=data["tantos"]
+            )
+        if call.ok:
+            if sub.status == ResultSubmission.Status.CONFIRMED:
+                messages.success(request, _("Resultado anotado: coincide con el de la otra pareja y ya cuenta."))
+            elif sub.status == ResultSubmission.Status.DISPUTED:
+                messages.warning(
+                    request, _("La otra pareja ha anotado otro resultado: lo decide la mesa de control o el juez.")
+                )
+            else:
+                messages.success(request, _("Resultado anotado: falta que lo confirme la otra pareja en su móvil."))
+            return redirect(back)
+    pending = match.submissions.filter(status=ResultSubmission.Status.PROPOSED).first()
+    context = {"tournament": tournament, "match": match, "mine": mine, "form": form, "pending": pending, "back": back}
+    return render(request, "scoring/players/report.html", context, status=400 if form.errors else 200)

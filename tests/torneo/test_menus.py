@@ -74,6 +74,7 @@ NOT_PAGES = {
     "torneo:manage_round_prepare",
     "torneo:account_claim",
     "torneo:account_claim_finish",
+    "scoring:pair_cards_pdf",  # the printing desk's POST target: printing the tarjetas issues their links
 }
 
 

@@ -1,0 +1,69 @@
+"""Reporting and confirming at the table, through the pages (issue 32, item 2): two phones of two
+pairs, each opened with its tarjeta's link; one reports, the other confirms, and the result counts
+without the mesa."""
+
+import pytest
+from django.test import Client
+
+from scoring.models import ResultSubmission
+from tests.scoring.test_hands_services import table
+from torneo.models import Match
+from torneo.services.terminals import terminal_issue, terminal_url
+
+pytestmark = pytest.mark.django_db
+
+
+def phone_of(t, pair) -> Client:
+    from django.conf import settings
+
+    phone = Client()
+    issued = terminal_issue(pair=pair, by=t.control)
+    assert phone.get(terminal_url(t.tournament, issued.token).removeprefix(settings.SITE_URL)).status_code == 303
+    return phone
+
+
+def test_one_pair_reports_the_other_confirms_on_its_phone_and_it_counts():
+    t = table()
+    slug, match = t.tournament.slug, t.match
+    phone_a, phone_b = phone_of(t, match.pair_a), phone_of(t, match.pair_b)
+    page_a = phone_a.get(f"/torneos/{slug}/parejas/{match.pair_a.number}/ficha/").content.decode()
+    report_url = f"/torneos/{slug}/partidas/{match.pk}/anotar/"
+    assert report_url in page_a
+    form = phone_a.get(report_url)
+    assert form.status_code == 200 and f"Juegos de la pareja {match.pair_a.number}" in form.content.decode()
+    sent = phone_a.post(report_url, {"games_a": "3", "games_b": "1", "tantos": ""}, follow=True)
+    assert sent.redirect_chain[-1][0].endswith(f"/parejas/{match.pair_a.number}/ficha/")
+    body_a = sent.content.decode()
+    assert "falta que lo confirme la otra pareja" in body_a and "pendiente de la otra pareja" in body_a
+    sub = ResultSubmission.objects.get(match=match)
+    page_b = phone_b.get(f"/torneos/{slug}/parejas/{match.pair_b.number}/ficha/").content.decode()
+    assert "Resultado pendiente de vuestra confirmación" in page_b
+    confirm_url = f"/torneos/{slug}/resultados/acta/{sub.pk}/confirmar/"
+    assert confirm_url in page_b
+    assert phone_a.post(confirm_url).status_code == 403  # never its own report
+    assert phone_b.post(confirm_url).status_code == 302
+    match = Match.objects.get(pk=match.pk)
+    assert match.outcome == Match.Outcome.PLAYED and (match.games_a, match.games_b) == (3, 1)
+
+
+def test_an_impossible_report_is_a_spanish_error_on_its_field_and_writes_nothing():
+    t = table()
+    phone = phone_of(t, t.match.pair_b)
+    response = phone.post(
+        f"/torneos/{t.tournament.slug}/partidas/{t.match.pk}/anotar/", {"games_a": "3", "games_b": "3"}
+    )
+    assert response.status_code == 400 and 'role="alert"' in response.content.decode()
+    assert not ResultSubmission.objects.exists()
+
+
+def test_only_the_tables_pairs_open_the_report_page():
+    t = table()
+    other = table(number=2)
+    url = f"/torneos/{t.tournament.slug}/partidas/{t.match.pk}/anotar/"
+    stranger = phone_of(other, other.match.pair_a)
+    assert stranger.get(url).status_code in (403, 404)
+    juez = Client()
+    juez.force_login(t.juez)
+    assert juez.get(url).status_code == 403
+    assert Client().get(url).status_code == 302  # anonymous: the login page
+    assert not ResultSubmission.objects.exists()
