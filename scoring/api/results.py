@@ -22,6 +22,7 @@ from scoring.services.results import (
     result_confirm,
     result_note,
     result_reject,
+    result_report,
     result_resolve,
     result_submit,
 )
@@ -29,7 +30,7 @@ from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction
 from torneo.models import Match, Pair, Round
 from torneo.numbers import is_digits, parse_int
-from torneo.permissions import Action, can
+from torneo.permissions import Action, access_match, can
 
 # --- representations ---------------------------------------------------------------------------
 
@@ -138,6 +139,15 @@ class ResultSubmitSerializer(serializers.Serializer):
         if attrs.get("match") is None and (attrs.get("round") is None or attrs.get("table") is None):
             raise serializers.ValidationError({"table": ["Indica la ronda y la mesa (round y table), o la partida."]})
         return attrs
+
+
+class ReportSerializer(serializers.Serializer):
+    """A pair's report of its table's result (issue 32)."""
+
+    match = serializers.IntegerField(help_text="Id de la partida de la pareja.")
+    games_a = serializers.IntegerField(min_value=0, max_value=9, help_text="Juegos de pair_a.")
+    games_b = serializers.IntegerField(min_value=0, max_value=9, help_text="Juegos de pair_b.")
+    tantos = TantosField(required=False, max_length=15, help_text="Tantos de cada juego (opcional): [[40, 32], …].")
 
 
 class RejectSerializer(serializers.Serializer):
@@ -474,15 +484,41 @@ class SubmissionViewSet(TournamentScoped, viewsets.GenericViewSet):
         subs = self.get_queryset().filter(status=ResultSubmission.Status.PROPOSED).order_by("submitted_at", "pk")
         tournament = self.get_tournament()
         if not can(request.user, tournament, Action.RESULTS_ENTER):
-            # A player: only the matches of their own pair, and of those the ones they may sign.
-            mine = Q(match__pair_a__members__player__user=request.user) | Q(
-                match__pair_b__members__player__user=request.user
-            )
+            # A player (or the pair's terminal): only the matches of their own pair, and of those
+            # the ones they may sign.
+            own = Pair.objects.filter(
+                Q(members__player__user=request.user) | Q(terminal__user=request.user), tournament=tournament
+            ).values("pk")
+            mine = Q(match__pair_a__in=own) | Q(match__pair_b__in=own)
             subs = [s for s in subs.filter(mine).distinct() if can_confirm(request.user, s)]
         return Response(SubmissionSerializer(subs, many=True).data)
 
     def _get(self, pk: str) -> ResultSubmission:
         return get_object_or_404(self.get_queryset(), pk=pk)
+
+    @extend_schema(
+        request=ReportSerializer,
+        responses={201: SubmissionSerializer, 400: None, 403: None, 409: None},
+        description="Una pareja anota el resultado de su mesa (su terminal, el enlace de su tarjeta, o la cuenta de "
+        "uno de sus jugadores): queda pendiente hasta que la otra pareja lo confirma (submissions/<id>/confirm/, la "
+        "firma del acta, AMM 3.16) y entonces cuenta sin la mesa. El mismo resultado anotado por las dos cuenta en "
+        "el acto; uno distinto es un desacuerdo que decide la mesa o el juez (409 a partir de ahí). Solo las dos "
+        "parejas de la mesa, y solo en una partida sin resultado.",
+    )
+    @action(detail=False, methods=["post"])
+    def report(self, request: Request, tournament_slug: str) -> Response:
+        serializer = ReportSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        match = access_match(request.user, self.get_tournament(), data["match"], players=True, playable=True)
+        sub = result_report(
+            match=match,
+            by=request.user,
+            games_a=data["games_a"],
+            games_b=data["games_b"],
+            tantos=data.get("tantos") or [],
+        )
+        return Response(SubmissionSerializer(self._get(str(sub.pk))).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={200: SubmissionSerializer, 403: None})
     @action(detail=True, methods=["post"])

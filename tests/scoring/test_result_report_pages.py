@@ -67,3 +67,34 @@ def test_only_the_tables_pairs_open_the_report_page():
     assert juez.get(url).status_code == 403
     assert Client().get(url).status_code == 302  # anonymous: the login page
     assert not ResultSubmission.objects.exists()
+
+
+def test_the_api_reports_and_the_other_pair_confirms_through_it():
+    """Issue 32, item 7: the same through the API (DRF, in the schema), with the terminals' sessions."""
+    t = table()
+    slug, match = t.tournament.slug, t.match
+    phone_a, phone_b = phone_of(t, match.pair_a), phone_of(t, match.pair_b)
+    api = f"/api/v1/tournaments/{slug}/submissions"
+    body = {"match": match.pk, "games_a": 0, "games_b": 3}
+    created = phone_a.post(f"{api}/report/", body, content_type="application/json")
+    assert created.status_code == 201 and created.json()["status"] == "proposed"
+    assert [s["id"] for s in phone_a.get(f"{api}/").json()] == []  # never its own to sign
+    listed = phone_b.get(f"{api}/").json()
+    assert [s["id"] for s in listed] == [created.json()["id"]]
+    confirmed = phone_b.post(f"{api}/{created.json()['id']}/confirm/", content_type="application/json")
+    assert confirmed.status_code == 200 and confirmed.json()["status"] == "confirmed"
+    assert Match.objects.get(pk=match.pk).winner_id == match.pair_b_id
+
+
+def test_the_api_refuses_a_bad_report_in_spanish_on_its_field_and_strangers():
+    t = table()
+    other = table(number=2)
+    phone = phone_of(t, t.match.pair_a)
+    api = f"/api/v1/tournaments/{t.tournament.slug}/submissions/report/"
+    bad = phone.post(api, {"match": t.match.pk, "games_a": 3, "games_b": 3}, content_type="application/json")
+    assert bad.status_code == 400 and ("games_a" in bad.json() or "games_b" in bad.json()), bad.json()
+    elsewhere = phone.post(api, {"match": other.match.pk, "games_a": 3, "games_b": 0}, content_type="application/json")
+    assert elsewhere.status_code in (403, 404)
+    anonymous = Client().post(api, {"match": t.match.pk, "games_a": 3, "games_b": 0}, content_type="application/json")
+    assert anonymous.status_code in (401, 403)
+    assert not ResultSubmission.objects.exists()
