@@ -11,6 +11,8 @@ app_name = "referees"
 urlpatterns = [
     path("gestion/juez/", views.juez_desk, name="juez_desk"),
     path("gestion/juez/incidencia/<int:incident_id>/", views.incident_detail, name="incident_detail"),
+    # A table's call answered «voy» (issue 32): the table sees that a juez is on the way
+    path("gestion/juez/incidencia/<int:incident_id>/voy/", views.incident_answer_view, name="incident_answer"),
     path("gestion/juez/suplentes/", views.substitutes, name="substitutes"),
     path(
         "gestion/juez/suplentes/<int:substitution_id>/anular/", views.substitute_cancel_view, name="substitute_cancel"

@@ -58,6 +58,16 @@ class Incident(models.Model):
     )
     closed_at = models.DateTimeField(null=True, blank=True)
     resolution = models.TextField(_("resolución"), blank=True)
+    # A player's call from the table (issue 32, «llamar al juez»): the juez who answered «voy», and when.
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("atendido por"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    answered_at = models.DateTimeField(_("atendido a las"), null=True, blank=True)
 
     history = HistoricalRecords()
 

@@ -52,7 +52,7 @@ def incidents(tournament: Tournament, filters: IncidentFilter | None = None) -> 
     """The tournament's incidents, newest first, with what the lists show (no query per row)."""
     f = filters or IncidentFilter()
     rows = Incident.objects.filter(tournament=tournament).select_related(
-        "match__round", "pair", "player", "reported_by", "closed_by"
+        "match__round", "pair", "player", "reported_by", "closed_by", "answered_by"
     )
     if f.status:
         rows = rows.filter(status=f.status)

@@ -152,3 +152,37 @@ def incident_dismiss(*, incident: Incident, by: User, resolution: str) -> Incide
         current.save(update_fields=["status", "closed_by", "closed_at", "resolution"])
     live_bump(tournament_id=current.tournament_id)
     return current
+
+
+def incident_answer(*, incident: Incident, by: User) -> Incident:
+    """A juez answers a table's call «voy» (issue 32): the table reads «el juez va hacia la mesa»
+    and the incident log keeps who answered and when, next to when it was called (6.3's «en el
+    momento»). Once per call: a second juez sees who is already going."""
+    if not can(by, incident.tournament, Action.INCIDENTS_MANAGE):
+        raise NotAllowed(_("Solo los jueces y la organización atienden los avisos de las mesas."))
+    with transaction.atomic():
+        current = Incident.objects.select_for_update().select_related("match").get(pk=incident.pk)
+        if current.status != Incident.Status.OPEN:
+            raise TournamentError(_("La incidencia ya está cerrada."), code="closed")
+        if current.answered_at is not None:
+            raise TournamentError(
+                _("Ya va un juez a la mesa (desde las %(t)s).")
+                % {"t": timezone.localtime(current.answered_at).strftime("%H:%M")},
+                code="answered",
+            )
+        current.answered_by, current.answered_at = signed_in(by), timezone.now()
+        current.save(update_fields=["answered_by", "answered_at"])
+    match = current.match
+    pairs = (match.pair_a_id, match.pair_b_id) if match is not None else None
+    live_bump(tournament_id=current.tournament_id, pairs=pairs)
+    return current
+
+
+def table_calls(*, match: Match) -> list[Incident]:
+    """The calls of this table's pairs that are still open, oldest first: what the table sees of
+    them (when called, whether a juez is on the way)."""
+    return list(
+        Incident.objects.filter(match=match, source=Incident.Source.PLAYER, status=Incident.Status.OPEN)
+        .select_related("answered_by")
+        .order_by("reported_at", "pk")
+    )

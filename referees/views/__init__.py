@@ -15,10 +15,11 @@ Thin: referees.services write (plain POSTs; a refusal shown next to its field wi
 nothing written; then POST/redirect/GET with a Spanish message), referees.selectors read."""
 
 from referees.views.desk import juez_desk
-from referees.views.incidents import incident_detail, incident_log, incident_log_csv, report
+from referees.views.incidents import incident_answer_view, incident_detail, incident_log, incident_log_csv, report
 from referees.views.substitutes import substitute_cancel_view, substitutes
 
 __all__ = [
+    "incident_answer_view",
     "incident_detail",
     "incident_log",
     "incident_log_csv",

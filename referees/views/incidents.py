@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from referees.forms import (
     DismissForm,
@@ -31,10 +32,11 @@ from referees.selectors.sanctions import (
     sanction_line,
     sanctions,
 )
-from referees.services.incidents import incident_dismiss, incident_report
+from referees.services.incidents import incident_answer, incident_dismiss, incident_report, table_calls
 from referees.services.sanctions import ladder_proposal, past_of, sanction_give, sanction_undo
 from referees.views.common import _rows
 from torneo import sheets
+from torneo.errors import NotAllowed, TournamentError
 from torneo.forms.errors import service_errors
 from torneo.models import Pair, Tournament
 from torneo.numbers import parse_int
@@ -191,8 +193,6 @@ def _incident_page(
     return render(request, "referees/incident_detail.html", context, status=status)
 
 
-
-
 # --- the log --------------------------------------------------------------------------------------
 
 
@@ -303,8 +303,6 @@ def incident_log_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return sheets.download(request, sheet, f"incidencias-{tournament.slug}")
 
 
-
-
 # --- the players' report --------------------------------------------------------------------------
 
 
@@ -334,9 +332,29 @@ def report(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
                 )
             if call.ok:
                 messages.success(request, _("Aviso enviado: un juez se acercará a la mesa (AMM 5.3)."))
-                return redirect(reverse("scoring:clock_table", kwargs={"slug": slug, "match_id": match.pk}))
+                return redirect(request.path)  # the call's state: sent, then «el juez va hacia la mesa»
         status = 400
     else:
         form = ReportForm(tournament=tournament, match=match, own=own)
-    context = {"tournament": tournament, "match": match, "form": form}
+    calls = table_calls(match=match)
+    context = {"tournament": tournament, "match": match, "form": form, "calls": calls}
     return render(request, "referees/report.html", context, status=status)
+
+
+@require_POST
+def incident_answer_view(request: HttpRequest, slug: str, incident_id: int) -> HttpResponse:
+    """The juez answers a table's call «voy» (issue 32): the table sees that a juez is on the way."""
+    tournament = tournament_for(request, slug, Action.INCIDENTS_MANAGE)
+    incident = get_object_or_404(Incident.objects.select_related("match__round"), pk=incident_id, tournament=tournament)
+    try:
+        incident_answer(incident=incident, by=request.user)
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except TournamentError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("La mesa ve que vas hacia ella."))
+    desk = reverse("referees:juez_desk", kwargs={"slug": slug})
+    if incident.match is not None:
+        desk += f"?ronda={incident.match.round.number}"
+    return redirect(f"{desk}#incidencia-{incident.pk}")

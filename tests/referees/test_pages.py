@@ -413,7 +413,8 @@ def test_a_player_reports_an_infraction_to_the_jueces_amm_5_3(room):
     assert not Incident.objects.exists()
     response = client.post(report_url(match), {"pair": "B", "article": "otra", "description": "Hacen señas raras"})
     assert response.status_code == 302
-    assert response["Location"] == reverse("scoring:clock_table", args=[sim.tournament.slug, match.pk])
+    # The table stays on its call, to read when a juez answers «voy» (issue 32).
+    assert response["Location"] == reverse("referees:report", args=[sim.tournament.slug, match.pk])
     incident = Incident.objects.get()
     assert (incident.source, incident.article, incident.pair_id, incident.reported_by) == (
         "player",

@@ -1,0 +1,44 @@
+"""«Llamar al juez» from the table (issue 32, item 4): a pair's phone (its tarjeta's terminal)
+calls; the juez's desk shows the call by age with «Voy»; the juez taps it and the table reads «el
+juez va hacia la mesa»; the call and its answer stay in the incident with their times."""
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from referees.models import Incident
+from tests.scoring.test_hands_services import table
+from torneo.services.terminals import terminal_issue, terminal_url
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_table_calls_the_juez_answers_voy_and_the_table_sees_it():
+    t = table()
+    slug = t.tournament.slug
+    phone = Client()
+    issued = terminal_issue(pair=t.match.pair_a, by=t.control)
+    phone.get(terminal_url(t.tournament, issued.token).removeprefix(settings.SITE_URL))
+    call_url = f"/torneos/{slug}/partida/{t.match.pk}/avisar-al-juez/"
+    sent = phone.post(call_url, {"pair": "B", "article": "otra", "description": "Hablan durante el lance"}, follow=True)
+    assert sent.redirect_chain[-1][0] == call_url
+    assert "esperando a que un juez lo atienda" in sent.content.decode()
+    call = Incident.objects.get()
+    assert call.source == Incident.Source.PLAYER and call.answered_at is None
+    juez = Client()
+    juez.force_login(t.juez)
+    desk = juez.get(f"/torneos/{slug}/gestion/juez/").content.decode()
+    answer_url = f"/torneos/{slug}/gestion/juez/incidencia/{call.pk}/voy/"
+    assert answer_url in desk
+    assert phone.post(answer_url).status_code == 403  # the table does not answer its own call
+    assert juez.post(answer_url).status_code == 302
+    call.refresh_from_db()
+    assert call.answered_by == t.juez and call.answered_at >= call.reported_at
+    table_page = phone.get(call_url).content.decode()
+    assert "el juez va hacia la mesa" in table_page and t.juez.get_username() not in table_page
+    # A second juez sees that somebody is going; nothing changes.
+    other = Client()
+    other.force_login(t.organizer)
+    again = other.post(answer_url, follow=True)
+    assert "Ya va un juez a la mesa" in again.content.decode()
+    assert Incident.objects.get().answered_by == t.juez
