@@ -47,6 +47,9 @@ tournament_patterns = [
     # The pairs' private links (torneo/services/terminals.py): the mesa issues them; a phone opens one.
     path("gestion/parejas/<int:number>/tarjeta/", terminals.pair_terminal_issue, name="manage_pair_terminal"),
     path("tarjeta/<str:token>/", terminals.pair_terminal, name="pair_terminal"),
+    # Self check-in with the venue's code (torneo/services/self_check_in.py): the screen, the pair's phone
+    path("gestion/presencia/codigo/", terminals.venue_code, name="manage_venue_code"),
+    path("presente/", terminals.self_check_in, name="self_check_in"),
     path("cuenta/", accounts.claim, name="account_claim"),
     path("cuenta/elegir/", accounts.claim_finish, name="account_claim_finish"),
     path("cuenta/invitacion/<str:token>/", accounts.invitation_accept, name="account_invitation"),

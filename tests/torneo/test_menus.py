@@ -62,6 +62,7 @@ SUB_PAGES: dict[str, tuple[str, set[str]]] = {
     "torneo:manage_audit_export": ("torneo:manage_audit", ORGANIZER),
     "referees:substitutes": ("referees:juez_desk", {"juez", "organizer", "superuser"}),  # AMM 5.8
     "scoring:blank_actas_pdf": ("scoring:printables", VIEWERS_PRIVATE),  # its form's target (GET)
+    "torneo:manage_venue_code": ("torneo:manage_pairs", STAFF_PAIRS),  # the venue's screen (issue 32)
 }
 
 # Linked once the tournament has a published round (the world has none).
@@ -75,6 +76,7 @@ NOT_PAGES = {
     "torneo:account_claim",
     "torneo:account_claim_finish",
     "scoring:pair_cards_pdf",  # the printing desk's POST target: printing the tarjetas issues their links
+    "torneo:self_check_in",  # its address is the venue screen's QR (issue 32)
 }
 
 

@@ -6,6 +6,7 @@ Referer header, log or cached page: the answer is private, no-store and no-refer
 from __future__ import annotations
 
 import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -18,12 +19,15 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from rest_framework.settings import api_settings
 
 from torneo.errors import NotAllowed, TournamentError
 from torneo.models import Pair, PairTerminal, Tournament
 from torneo.permissions import Action, can_view, is_member_of
+from torneo.ratelimit import FailureThrottle, refused_page
+from torneo.services import self_check_in as checkin
 from torneo.services import terminals as service
-from torneo.views.access import tournament_for
+from torneo.views.access import LoginRequired, tournament_for
 from torneo.views.accounts import _failed, _link_tournament, _private, qr_svg
 
 
@@ -97,3 +101,72 @@ def pair_terminal_issue(request: HttpRequest, slug: str, number: int) -> HttpRes
     url = service.terminal_url(tournament, issued.token)
     context = {"tournament": tournament, "pair": pair, "terminal": issued.terminal, "url": url, "qr": qr_svg(url)}
     return _private(render(request, "torneo/terminals/issued.html", context))
+
+
+# --- self check-in with the venue's code (torneo/services/self_check_in.py) ---------------------------
+
+
+class SelfCheckInThrottle(FailureThrottle):
+    """Wrong venue codes per account: 10 an hour (the code has 31⁶ values and lives ten minutes)."""
+
+    scope = "self_check_in"
+    default_rate = "10/hour"
+
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope, self.default_rate) or None
+
+    def key_for(self, user: Any) -> str:
+        return self.key_of(str(user.pk))
+
+
+def self_check_in(request: HttpRequest, slug: str) -> HttpResponse:
+    """A pair confirms its presence from its phone with the code the venue's screen shows (its QR
+    fills it in: ``?codigo=``)."""
+    tournament = tournament_for(request, slug)
+    if not request.user.is_authenticated:
+        raise LoginRequired
+    throttle = SelfCheckInThrottle()
+    key = throttle.key_for(request.user)
+    code = (request.POST.get("codigo") if request.method == "POST" else request.GET.get("codigo")) or ""
+    error = None
+    if request.method == "POST":
+        if (wait := throttle.refusal(key)) is not None:
+            return refused_page(request, wait, _("Demasiados códigos equivocados."), {"tournament": tournament})
+        try:
+            pair = checkin.pair_self_check_in(tournament=tournament, by=request.user, code=code)
+        except NotAllowed as exc:
+            raise PermissionDenied(str(exc)) from exc
+        except TournamentError as exc:
+            if exc.code == "code":
+                throttle.record(key)
+            error = str(exc)
+        else:
+            messages.success(request, _("Pareja %(n)s: presencia confirmada.") % {"n": pair.number})
+            return redirect("scoring:pair_page", slug=slug, number=pair.number)
+    context = {
+        "tournament": tournament,
+        "code": code[:12],
+        "error": error,
+        "closed": checkin.self_check_in_refusal(tournament),
+    }
+    return _private(render(request, "torneo/terminals/check_in.html", context, status=400 if error else 200))
+
+
+def venue_code(request: HttpRequest, slug: str) -> HttpResponse:
+    """The venue's screen (the projector): the check-in code of these five minutes, big, with its QR;
+    the page reloads itself when the code changes. The organizer and the mesa."""
+    tournament = tournament_for(request, slug, Action.CHECK_IN)
+    code = checkin.venue_code(tournament)
+    path = reverse("torneo:self_check_in", kwargs={"slug": slug})
+    url = f"{settings.SITE_URL}{path}?codigo={code}"
+    changes = checkin.code_changes_at()
+    seconds = max(5, int((changes - timezone.now()).total_seconds()) + 1)
+    context = {
+        "tournament": tournament,
+        "code": code,
+        "qr": qr_svg(url),
+        "changes_at": changes,
+        "refresh": seconds,
+        "closed": checkin.self_check_in_refusal(tournament),
+    }
+    return _private(render(request, "torneo/terminals/venue_code.html", context))
