@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -30,6 +30,7 @@ from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction
 from torneo.models import Match, Pair, Round
 from torneo.numbers import is_digits, parse_int
+from torneo.people import public_name
 from torneo.permissions import Action, access_match, can
 
 # --- representations ---------------------------------------------------------------------------
@@ -66,8 +67,24 @@ class SubmissionSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="match.round.number", read_only=True)
     table = serializers.IntegerField(source="match.table_number", read_only=True, allow_null=True)
     winner = serializers.IntegerField(source="winner.number", read_only=True, allow_null=True, default=None)
-    submitted_by = serializers.CharField(source="submitted_by.username", read_only=True, default="")
-    confirmed_by = serializers.CharField(source="confirmed_by.username", read_only=True, default="")
+    submitted_by = serializers.SerializerMethodField(
+        help_text="Quién lo anotó: su usuario para el personal del torneo; para los jugadores, su nombre (nunca un "
+        "usuario: medio inicio de sesión)."
+    )
+    confirmed_by = serializers.SerializerMethodField(help_text="Quién lo confirmó, como submitted_by.")
+
+    def _who(self, user: Any) -> str:
+        if user is None:
+            return ""
+        return user.get_username() if self.context.get("staff", True) else public_name(user, as_player=True)
+
+    @extend_schema_field(serializers.CharField())
+    def get_submitted_by(self, sub: ResultSubmission) -> str:
+        return self._who(sub.submitted_by)
+
+    @extend_schema_field(serializers.CharField())
+    def get_confirmed_by(self, sub: ResultSubmission) -> str:
+        return self._who(sub.confirmed_by)
 
     class Meta:
         model = ResultSubmission
@@ -491,7 +508,11 @@ class SubmissionViewSet(TournamentScoped, viewsets.GenericViewSet):
             ).values("pk")
             mine = Q(match__pair_a__in=own) | Q(match__pair_b__in=own)
             subs = [s for s in subs.filter(mine).distinct() if can_confirm(request.user, s)]
-        return Response(SubmissionSerializer(subs, many=True).data)
+        return Response(SubmissionSerializer(subs, many=True, context=self._context()).data)
+
+    def _context(self) -> dict[str, Any]:
+        """The staff read usernames; the players (and the pairs' terminals) names only."""
+        return {"staff": can(self.request.user, self.get_tournament(), Action.VIEW_PRIVATE)}
 
     def _get(self, pk: str) -> ResultSubmission:
         return get_object_or_404(self.get_queryset(), pk=pk)
@@ -518,14 +539,16 @@ class SubmissionViewSet(TournamentScoped, viewsets.GenericViewSet):
             games_b=data["games_b"],
             tantos=data.get("tantos") or [],
         )
-        return Response(SubmissionSerializer(self._get(str(sub.pk))).data, status=status.HTTP_201_CREATED)
+        return Response(
+            SubmissionSerializer(self._get(str(sub.pk)), context=self._context()).data, status=status.HTTP_201_CREATED
+        )
 
     @extend_schema(request=None, responses={200: SubmissionSerializer, 403: None})
     @action(detail=True, methods=["post"])
     def confirm(self, request: Request, tournament_slug: str, pk: str) -> Response:
         """Confirm: another member of the staff or a player of the losing pair; never the submitter."""
         sub = result_confirm(submission=self._get(pk), by=request.user)
-        return Response(SubmissionSerializer(self._get(str(sub.pk))).data)
+        return Response(SubmissionSerializer(self._get(str(sub.pk)), context=self._context()).data)
 
     @extend_schema(request=RejectSerializer, responses={200: SubmissionSerializer, 403: None})
     @action(detail=True, methods=["post"])
@@ -533,4 +556,4 @@ class SubmissionViewSet(TournamentScoped, viewsets.GenericViewSet):
         serializer = RejectSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         sub = result_reject(submission=self._get(pk), by=request.user, reason=serializer.validated_data["reason"])
-        return Response(SubmissionSerializer(self._get(str(sub.pk))).data)
+        return Response(SubmissionSerializer(self._get(str(sub.pk)), context=self._context()).data)

@@ -98,3 +98,25 @@ def test_the_api_refuses_a_bad_report_in_spanish_on_its_field_and_strangers():
     anonymous = Client().post(api, {"match": t.match.pk, "games_a": 3, "games_b": 0}, content_type="application/json")
     assert anonymous.status_code in (401, 403)
     assert not ResultSubmission.objects.exists()
+
+
+def test_the_players_read_who_entered_an_acta_by_name_never_by_username():
+    """Security round two, item 3, on the submissions API: the table's pairs read the mesa's or the
+    other pair's entry by name; the staff still read usernames."""
+    t = table()
+    t.control.first_name, t.control.last_name = "Marta", "Mesa"
+    t.control.save()
+    from scoring.services.results import result_submit
+
+    t.tournament.results_double_check = True
+    t.tournament.save()
+    result_submit(match=t.match, by=t.control, games_a=0, games_b=3)
+    phone = phone_of(t, t.match.pair_a)  # the losing pair signs
+    listed = phone.get(f"/api/v1/tournaments/{t.tournament.slug}/submissions/").json()
+    assert [s["submitted_by"] for s in listed] == ["Marta Mesa"]
+    assert t.control.get_username() not in str(listed)
+    staff = Client()
+    staff.force_login(t.organizer)
+    assert staff.get(f"/api/v1/tournaments/{t.tournament.slug}/submissions/").json()[0]["submitted_by"] == (
+        t.control.get_username()
+    )
