@@ -1,0 +1,97 @@
+"""Issue 32 in a real browser on a 390 px phone: two pairs open their tarjetas' links (each phone a
+fresh set of cookies, as two browser contexts), one reports the result, the other confirms it on
+its own phone and the standings show it without the mesa; a call to the juez is answered «voy» and
+the table reads it; a pair checks itself in with the venue's code; a replaced link is refused."""
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from referees.models import Incident
+from referees.services.incidents import incident_answer
+from tests.e2e.waits import left_the_page
+from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
+from torneo.models import Match, Pair, Round, Tournament
+from torneo.services import self_check_in as checkin
+from torneo.services.terminals import terminal_issue, terminal_url
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def press(browser, element) -> None:
+    """Click what leaves the page (a link, a form's button) and wait for the next page."""
+    element.click()
+    WebDriverWait(browser, 10).until(left_the_page(element))
+
+
+def open_card(browser, live_server, tournament, token: str) -> None:
+    """A phone that has never been here scans its pair's card."""
+    browser.delete_all_cookies()
+    browser.get(live_server.url + terminal_url(tournament, token).removeprefix(settings.SITE_URL))
+
+
+def test_two_phones_report_and_confirm_a_result_without_the_mesa(live_server, browser):
+    t = TournamentFactory(name="Open de Tolosa", status=Tournament.Status.RUNNING)
+    control = grant(UserFactory(), t, "control")
+    juez = grant(UserFactory(first_name="Ane", last_name="Juez"), t, "juez")
+    mine = make_pair(t, players=[player_data(11), player_data(12)])
+    rivals = make_pair(t, players=[player_data(13), player_data(14)])
+    r = Round.objects.create(
+        tournament=t, number=1, kind=Round.Kind.DRAW, status=Round.Status.PUBLISHED, published_at=timezone.now()
+    )
+    match = Match.objects.create(round=r, table_number=3, pair_a=mine, pair_b=rivals)
+    card_a = terminal_issue(pair=mine, by=control)
+    card_b = terminal_issue(pair=rivals, by=control)
+    browser.set_window_size(390, 844)
+
+    # Phone A: its card opens its pair's page, without the link in the address bar.
+    open_card(browser, live_server, t, card_a.token)
+    assert browser.current_url.endswith(f"/torneos/{t.slug}/parejas/{mine.number}/ficha/")
+    assert card_a.token not in browser.current_url
+    press(browser, browser.find_element(By.LINK_TEXT, "Anotar el resultado"))
+    browser.find_element(By.ID, "id_games_a").send_keys("3")
+    browser.find_element(By.ID, "id_games_b").send_keys("1")
+    press(browser, browser.find_element(By.CSS_SELECTOR, ".report-form button[type=submit]"))
+    assert "falta que lo confirme la otra pareja" in browser.find_element(By.TAG_NAME, "body").text
+    # And it calls the juez; the juez answers «voy» from the desk; the table reads it.
+    browser.get(f"{live_server.url}/torneos/{t.slug}/partida/{match.pk}/avisar-al-juez/")
+    browser.find_element(By.CSS_SELECTOR, "input[name=pair][value=B]").click()
+    browser.find_element(By.ID, "id_description").send_keys("Se enseñan las cartas")
+    press(browser, browser.find_element(By.CSS_SELECTOR, "form.form button[type=submit]"))
+    assert "esperando a que un juez lo atienda" in browser.find_element(By.ID, "avisos").text
+    incident_answer(incident=Incident.objects.get(), by=juez)
+    browser.refresh()
+    assert "el juez va hacia la mesa (Ane Juez" in browser.find_element(By.ID, "avisos").text
+
+    # Phone B: its own card; the result waits for its signature (AMM 3.16).
+    open_card(browser, live_server, t, card_b.token)
+    pending = browser.find_element(By.CSS_SELECTOR, ".pending-confirm")
+    assert "Resultado pendiente de vuestra confirmación" in pending.text
+    press(browser, pending.find_element(By.TAG_NAME, "a"))
+    press(browser, browser.find_element(By.XPATH, "//button[contains(., 'Confirmar el resultado')]"))
+    WebDriverWait(browser, 10).until(lambda b: "Resultado confirmado" in b.find_element(By.TAG_NAME, "body").text)
+    match.refresh_from_db()
+    assert match.outcome == Match.Outcome.PLAYED and (match.games_a, match.games_b) == (3, 1)
+    browser.get(f"{live_server.url}/torneos/{t.slug}/clasificacion/")
+    assert mine.display_name in browser.find_element(By.TAG_NAME, "body").text
+
+    # A new card for pair A: the old link is refused, whatever phone opens it.
+    terminal_issue(pair=mine, by=control)
+    open_card(browser, live_server, t, card_a.token)
+    assert "no es válido" in browser.find_element(By.TAG_NAME, "body").text
+
+
+def test_a_pair_checks_itself_in_with_the_venue_code(live_server, browser):
+    t = TournamentFactory(name="Open de Azpeitia", status=Tournament.Status.REGISTRATION_CLOSED)
+    control = grant(UserFactory(), t, "control")
+    pair = make_pair(t, players=[player_data(21), player_data(22)])
+    card = terminal_issue(pair=pair, by=control)
+    browser.set_window_size(390, 844)
+    open_card(browser, live_server, t, card.token)
+    browser.get(f"{live_server.url}/torneos/{t.slug}/presente/")
+    browser.find_element(By.ID, "id_codigo").send_keys(checkin.venue_code(t).lower())
+    press(browser, browser.find_element(By.XPATH, "//button[contains(., 'Estamos aquí')]"))
+    assert "presencia confirmada" in browser.find_element(By.TAG_NAME, "body").text
+    assert Pair.objects.get(pk=pair.pk).checked_in_at is not None
