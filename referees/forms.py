@@ -88,6 +88,14 @@ class DeskForm(forms.Form):
         return [str(e) for errors in self.errors.values() for e in errors]
 
 
+# What a table calls the juez for, most of the time (issue 32): first in the picker, by their words.
+FREQUENT_REASONS = [
+    ("4.1a", _("Error en una mano (AMM 4.1a)")),
+    ("6.3", _("Retraso (AMM 6.3)")),
+    ("5.10", _("Conducta (AMM 5.10)")),
+]
+
+
 class ReportForm(forms.Form):
     """A player tells the jueces (AMM 5.3): the pair, the article or «Otra», what happened."""
 
@@ -103,7 +111,13 @@ class ReportForm(forms.Form):
         self, *args: Any, tournament: Tournament, match: Match, own: set[int] | None = None, **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["article"].choices = [(OTHER, _("Otra: descríbela abajo")), *article_choices(tournament)]  # type: ignore[attr-defined]
+        codes = {entry.code for entry in articles(tournament)}
+        frequent = [(code, label) for code, label in FREQUENT_REASONS if code in codes]
+        self.fields["article"].choices = [  # type: ignore[attr-defined]
+            (OTHER, _("Otra: descríbela abajo")),
+            *([(_("Lo más frecuente"), frequent)] if frequent else []),
+            *article_choices(tournament),
+        ]
         self.fields["pair"].choices = side_choices(match, own)  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:

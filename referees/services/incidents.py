@@ -161,7 +161,7 @@ def incident_answer(*, incident: Incident, by: User) -> Incident:
     if not can(by, incident.tournament, Action.INCIDENTS_MANAGE):
         raise NotAllowed(_("Solo los jueces y la organización atienden los avisos de las mesas."))
     with transaction.atomic():
-        current = Incident.objects.select_for_update().select_related("match").get(pk=incident.pk)
+        current = Incident.objects.select_for_update(of=("self",)).select_related("match").get(pk=incident.pk)
         if current.status != Incident.Status.OPEN:
             raise TournamentError(_("La incidencia ya está cerrada."), code="closed")
         if current.answered_at is not None:

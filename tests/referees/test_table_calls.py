@@ -42,3 +42,21 @@ def test_a_table_calls_the_juez_answers_voy_and_the_table_sees_it():
     again = other.post(answer_url, follow=True)
     assert "Ya va un juez a la mesa" in again.content.decode()
     assert Incident.objects.get().answered_by == t.juez
+
+
+def test_the_call_offers_the_frequent_reasons_first():
+    """Issue 32, item 4: error en una mano, retraso, conducta, otra — the words a table uses."""
+    t = table()
+    phone = Client()
+    phone.force_login(t.player_a)
+    url = f"/torneos/{t.tournament.slug}/partida/{t.match.pk}/avisar-al-juez/"
+    page = phone.get(url).content.decode()
+    first = page.index("Otra: descríbela abajo")
+    assert (
+        first
+        < page.index("Error en una mano (AMM 4.1a)")
+        < page.index("Retraso (AMM 6.3)")
+        < page.index("Conducta (AMM 5.10)")
+    )
+    assert phone.post(url, {"pair": "B", "article": "5.10"}).status_code == 302
+    assert Incident.objects.get().article == "5.10"
