@@ -17,6 +17,7 @@ class ScoringConfig(AppConfig):
         ("scoring.MatchClock", "match__round__tournament"),
         ("scoring.ClockPause", "clock__match__round__tournament"),
         ("scoring.ClockJuego", "clock__match__round__tournament"),
+        ("scoring.JuegoClaim", "clock__match__round__tournament"),
         ("scoring.DelayWarning", "clock__match__round__tournament"),
         ("scoring.ClockEvent", "clock__match__round__tournament"),
     )

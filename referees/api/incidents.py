@@ -1,6 +1,7 @@
 """API for incidents (AMM 5.3, 5.3.a): the log of the tournament's staff (the organizer, the jueces,
 the mesa de control), a report — by a juez or the organizer about any partida, by a player about
-the partida they play (5.3) — and closing one without a sanction.
+the partida they play (5.3) — closing one without a sanction, and a juez's «voy» to a table's call
+(issue 32: the table reads that a juez is on the way).
 
 Thin: referees.services.incidents checks who may and writes; referees.selectors.sanctions reads.
 The log is private (descriptions, players' names): never for the public. A player who reports gets
@@ -40,11 +41,12 @@ from referees.api.common import (
 )
 from referees.models import Incident
 from referees.selectors.sanctions import IncidentFilter, article_title, incidents
-from referees.services.incidents import incident_dismiss, incident_report
+from referees.services.incidents import incident_answer, incident_dismiss, incident_report
 from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction
 from torneo.models import Player, Tournament
 from torneo.numbers import parse_int
+from torneo.people import JUEZ, public_name
 from torneo.permissions import Action, can
 
 DESCRIPTION_MESSAGE = gettext_lazy("La descripción tiene que ser un texto.")
@@ -91,9 +93,22 @@ class IncidentSerializer(IncidentReceiptSerializer):
     sanctions = serializers.SerializerMethodField(
         help_text="Ids de las sanciones dadas por esta incidencia (todas sus versiones)."
     )
+    answered_by = serializers.SerializerMethodField(
+        help_text="El juez que atendió el aviso de la mesa («voy»): su nombre, o «juez del torneo» si su cuenta "
+        "no tiene nombre; null si nadie lo ha atendido."
+    )
+    answered_at = serializers.DateTimeField(
+        allow_null=True, help_text="Cuándo atendió un juez el aviso de la mesa; null si nadie lo ha atendido."
+    )
 
     def get_sanctions(self, incident: Incident) -> list[int]:
         return [sanction.pk for sanction in incident.sanctions.all()]
+
+    def get_answered_by(self, incident: Incident) -> str | None:
+        """By name, never the username (torneo.people): the table's players read who is coming."""
+        if incident.answered_by is None:
+            return None
+        return public_name(incident.answered_by, fallback=JUEZ)
 
 
 INCIDENT_ANSWER = PolymorphicProxySerializer(
@@ -187,7 +202,7 @@ class IncidentViewSet(TournamentScoped, viewsets.GenericViewSet):
     report about any partida and close them; a player reports about the partida they play."""
 
     permission_classes = [IsAuthenticated, TournamentAction]
-    action_permissions = {"dismiss": Action.INCIDENTS_MANAGE}
+    action_permissions = {"dismiss": Action.INCIDENTS_MANAGE, "answer": Action.INCIDENTS_MANAGE}
     serializer_class = IncidentSerializer
     pagination_class = None
 
@@ -276,5 +291,18 @@ class IncidentViewSet(TournamentScoped, viewsets.GenericViewSet):
     def dismiss(self, request: Request, tournament_slug: str, pk: str) -> Response:
         data = body(IncidentDismissSerializer, request.data)
         incident = incident_dismiss(incident=self._incident(pk), by=request.user, resolution=data["resolution"])
+        shown = IncidentSerializer(self._incident(incident.pk), context=self._context())
+        return Response(shown.data, headers=NO_STORE)
+
+    @extend_schema(
+        request=None,
+        responses={200: IncidentSerializer, 400: None, 401: None, 403: None, 404: None},
+        description="«Voy»: un juez atiende el aviso de una mesa (issue 32). La mesa lee que el juez va hacia "
+        "ella y la incidencia guarda quién lo atendió y cuándo (answered_by, answered_at). Una vez por aviso: "
+        "si ya va otro juez, o la incidencia está cerrada, un 400 lo dice. La organización o los jueces.",
+    )
+    @action(detail=True, methods=["post"])
+    def answer(self, request: Request, tournament_slug: str, pk: str) -> Response:
+        incident = incident_answer(incident=self._incident(pk), by=request.user)
         shown = IncidentSerializer(self._incident(incident.pk), context=self._context())
         return Response(shown.data, headers=NO_STORE)

@@ -17,14 +17,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
-from rest_framework import serializers, viewsets
+from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, Throttled
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring.models import ClockEvent
+from scoring.models import ClockEvent, JuegoClaim
 from scoring.selectors.clocks import ClockInfo, clock_events, match_clock, round_clocks
 from scoring.selectors.results import published_round
 from scoring.services.clocks import (
@@ -59,6 +59,12 @@ class ClockPairSerializer(serializers.Serializer):
 class ClockJuegoSerializer(serializers.Serializer):
     winner = serializers.CharField(help_text="Pareja que ganó el juego: «A» o «B».")
     ended = serializers.FloatField(help_text="Minuto del reloj en que terminó.")
+
+
+class ClockClaimSerializer(serializers.Serializer):
+    winner = serializers.CharField(help_text="Pareja que dice haber ganado el juego: «A» o «B».")
+    pair = serializers.IntegerField(help_text="Su número de pareja.")
+    claimed_at = serializers.DateTimeField(help_text="Cuándo lo anotó: si se confirma, el juego terminó entonces.")
 
 
 class ClockInfoSerializer(serializers.Serializer):
@@ -109,6 +115,7 @@ class ClockInfoSerializer(serializers.Serializer):
         required=False, allow_null=True, help_text="Cuándo se fuerza la terminación (AMM 6.5)."
     )
     juegos = ClockJuegoSerializer(many=True, required=False)
+    claim = ClockClaimSerializer(required=False, allow_null=True)
 
 
 class RoundClocksSerializer(serializers.Serializer):
@@ -373,22 +380,31 @@ class ClockViewSet(TournamentScoped, viewsets.GenericViewSet):
 
     @extend_schema(
         request=ClockWinnerSerializer,
-        responses=CLOCK_RESPONSES,
+        responses={**CLOCK_RESPONSES, 202: ClockInfoSerializer},
         description="Un juego ganado (winner: «A» o «B»): los ajustes de terminación siguen el marcador real "
-        "(AMM 6.4). La organización, los jueces, la mesa de control o un jugador de la mesa.",
+        "(AMM 6.4). La organización, los jueces o la mesa de control: cuenta en el acto (200). Un jugador de la "
+        "mesa (o el móvil de su pareja): el juego de la pareja contraria cuenta en el acto (lo concede, 200); el "
+        "de la suya queda pendiente (202, en «claim») hasta que la otra pareja lo confirme tocando el mismo juego "
+        "(AMM 3.16: firma la pareja perdedora). Si las dos dicen haberlo ganado: 400 (code «disputed»), avisad "
+        "al juez.",
     )
     @action(detail=True, methods=["post"])
     def juego(self, request: Request, tournament_slug: str, match_id: str) -> Response:
         data = _body(ClockWinnerSerializer, request)
         match, now = self._tapped(match_id), timezone.now()
-        clock_juego(match=match, by=request.user, winner=data["winner"], at=now)
-        return self._clock(match, now)
+        tapped = clock_juego(match=match, by=request.user, winner=data["winner"], at=now)
+        answer = self._clock(match, now)
+        if isinstance(tapped, JuegoClaim):
+            answer.status_code = status.HTTP_202_ACCEPTED  # counted when the rivals confirm it (its ``claim``)
+        return answer
 
     @extend_schema(
         request=None,
         responses=CLOCK_RESPONSES,
         description="Deshace el último juego anotado (un toque equivocado); los ajustes (AMM 6.4) vuelven al "
-        "marcador anterior. La organización, los jueces, la mesa de control o un jugador de la mesa.",
+        "marcador anterior. La organización, los jueces o la mesa de control; un jugador de la mesa solo en "
+        "contra de su pareja: retira el juego que su pareja anotó y espera confirmación, o deshace el último "
+        "juego que ganó su pareja.",
     )
     @action(detail=True, methods=["post"])
     def undo(self, request: Request, tournament_slug: str, match_id: str) -> Response:

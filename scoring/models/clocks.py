@@ -94,6 +94,44 @@ class ClockJuego(models.Model):
         return bool(self.article)
 
 
+class JuegoClaim(models.Model):
+    """A juego a player taps for their own pair (issue 32, AMM 3.16: each juego is marked in the
+    acta as it ends, and the losing pair signs): it counts only when the other pair confirms it, or
+    when the mesa or the juez taps it. A tap *against* one's own pair (the losers marking the rivals'
+    juego) counts at once and needs no claim. At most one claim waits per clock; once answered it
+    stays as the record of who claimed, when, and how it ended."""
+
+    class Outcome(models.TextChoices):
+        PENDING = "", _("pendiente de la otra pareja")
+        CONFIRMED = "confirmed", _("confirmado")
+        WITHDRAWN = "withdrawn", _("retirado por quien lo anotó")
+        OVERRULED = "overruled", _("anotado de otro modo por la mesa o el juez")
+
+    clock = models.ForeignKey(MatchClock, on_delete=models.CASCADE, related_name="claims")
+    winner = models.CharField(_("pareja que dice haberlo ganado"), max_length=1, choices=SIDE_CHOICES)
+    claimed_at = models.DateTimeField(_("anotado a las"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    outcome = models.CharField(_("resultado"), max_length=10, choices=Outcome.choices, default="", blank=True)
+    resolved_at = models.DateTimeField(_("respondido a las"), null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    juego = models.ForeignKey(ClockJuego, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        verbose_name = _("juego anotado por una pareja")
+        verbose_name_plural = _("juegos anotados por las parejas")
+        ordering = ["claimed_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["clock"], condition=models.Q(resolved_at__isnull=True), name="juego_claim_one_pending"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.clock} · {self.winner} ({self.outcome or 'pendiente'})"
+
+
 class DelayWarning(models.Model):
     """AMM 6.3: a delay warning (apercibimiento por retraso) the juez gave a pair in a partida.
     They decide 6.5.b and, counted over earlier partidas, 6.6."""

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.models import ClockEvent, ClockJuego, ClockPause, DelayWarning, MatchClock
+from scoring.models import ClockEvent, ClockJuego, ClockPause, DelayWarning, JuegoClaim, MatchClock
 from torneo.clock import (
     AMM,
     PRESETS,
@@ -48,6 +48,7 @@ class ClockInfo:
     facts: Partida | None
     state: PartidaState | None
     pause_reason: str = ""
+    claim: JuegoClaim | None = None  # a juego a pair tapped for itself, waiting for the rivals (issue 32)
 
     @property
     def started(self) -> bool:
@@ -88,6 +89,13 @@ class ClockInfo:
             out["juegos"] = [
                 {"winner": j.winner, "ended": round(j.ended, 3)} for j in (self.facts.juegos if self.facts else ())
             ]
+            claim = self.claim
+            pair = None if claim is None else (match.pair_a if claim.winner == "A" else match.pair_b)
+            out["claim"] = (
+                None
+                if claim is None or pair is None
+                else {"winner": claim.winner, "pair": pair.number, "claimed_at": claim.claimed_at.isoformat()}
+            )
         return out
 
 
@@ -184,9 +192,9 @@ def _late_pairs(pair_ids: set[int], tournaments: set[int]) -> set[tuple[int, int
     (AMM 6.1.b: the clock's events «6.1.b:<side>:…»). One query, by tournament (latenesses are
     few; a list of every pair's id would be the query's weight at a thousand tables)."""
     found: set[tuple[int, int]] = set()
-    events = ClockEvent.objects.filter(
-        article="6.1.b", clock__match__round__tournament_id__in=tournaments
-    ).values_list("clock_id", "key", "clock__match__pair_a_id", "clock__match__pair_b_id")
+    events = ClockEvent.objects.filter(article="6.1.b", clock__match__round__tournament_id__in=tournaments).values_list(
+        "clock_id", "key", "clock__match__pair_a_id", "clock__match__pair_b_id"
+    )
     for clock_id, key, pair_a, pair_b in events:
         side = key.split(":")[1] if key.count(":") >= 1 else ""
         pair = pair_a if side == "A" else pair_b if side == "B" else None
@@ -218,6 +226,10 @@ def clock_infos(matches: Iterable[Match], now: datetime.datetime) -> list[ClockI
     for clock in clocks.values():
         clock.match = by_id[clock.match_id]
     facts = facts_for(list(clocks.values()), now)
+    claims = {
+        c.clock_id: c
+        for c in JuegoClaim.objects.filter(clock_id__in=[c.pk for c in clocks.values()], resolved_at__isnull=True)
+    }
     infos = []
     for match in matches:
         found = clocks.get(match.pk)
@@ -227,7 +239,16 @@ def clock_infos(matches: Iterable[Match], now: datetime.datetime) -> list[ClockI
             continue
         partida, minute, pause = known
         infos.append(
-            ClockInfo(match, found, minute, pause is not None, partida, state(partida), pause.reason if pause else "")
+            ClockInfo(
+                match,
+                found,
+                minute,
+                pause is not None,
+                partida,
+                state(partida),
+                pause.reason if pause else "",
+                claims.get(found.pk),
+            )
         )
     return infos
 

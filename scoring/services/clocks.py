@@ -21,14 +21,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.models import ClockEvent, ClockJuego, ClockPause, DelayWarning, MatchClock, ResultSubmission
+from scoring.models import ClockEvent, ClockJuego, ClockPause, DelayWarning, JuegoClaim, MatchClock, ResultSubmission
 from scoring.selectors.clocks import PHASE_ARTICLE, facts_for, latest_round_times, rounds_newest_first
 from scoring.services.results import result_propose
 from torneo.clock import SIDES, PartidaState, state
 from torneo.clock.partida import other
 from torneo.errors import NotAllowed, TournamentError
 from torneo.models import Match, Round, Tournament
-from torneo.permissions import Action, can, is_player_of
+from torneo.permissions import Action, can, is_player_of, member_pairs
 from torneo.services.live import live_bump
 from torneo.typing import AuthUser, User, signed_in
 
@@ -188,12 +188,70 @@ def _paused(clock: MatchClock) -> bool:
     return clock.pauses.filter(ended_at__isnull=True).exists()
 
 
-def clock_juego(*, match: Match, by: User, winner: str, at: datetime.datetime | None = None) -> ClockJuego:
-    """A juego won (a tap from the juez, the mesa or the table): the adjustments of 6.4 follow the
-    real score. The tantos of the juego being played start again from nothing. Refused while the
-    juez has stopped the clock (AMM 3.15: no juego is played during an interruption)."""
+def table_side(user: User, match: Match) -> str | None:
+    """The side of the table the user plays for (a player or the pair's terminal), or None: the
+    staff — the juez, the organizer, the mesa — taps for the table and its tap counts at once."""
+    tournament = match.round.tournament
+    if can(user, tournament, Action.CLOCKS_MANAGE) or can(user, tournament, Action.RESULTS_ENTER):
+        return None
+    pairs = member_pairs(user, [match.pair_a_id, match.pair_b_id])
+    if match.pair_a_id in pairs:
+        return "A"
+    return "B" if match.pair_b_id in pairs else None
+
+
+def _pending_claim(clock: MatchClock) -> JuegoClaim | None:
+    return clock.claims.filter(resolved_at__isnull=True).first()
+
+
+def _close_claim(claim: JuegoClaim, *, by: User, outcome: str, juego: ClockJuego | None = None) -> None:
+    claim.outcome = outcome
+    claim.resolved_at = timezone.now()
+    claim.resolved_by = signed_in(by)
+    claim.juego = juego
+    claim.save(update_fields=["outcome", "resolved_at", "resolved_by", "juego"])
+
+
+def clock_juego(*, match: Match, by: User, winner: str, at: datetime.datetime | None = None) -> ClockJuego | JuegoClaim:
+    """A juego won, tapped at the table (issue 32; AMM 3.16: the juego is marked as it ends, and
+    the losing pair signs). The juez, the organizer and the mesa tap for the table: it counts at
+    once. A player (or the pair's terminal) tapping the *rivals'* juego concedes it: it counts at
+    once. A player tapping *their own* pair's juego claims it (a JuegoClaim, returned): it counts
+    when the other pair confirms it — by tapping the same juego — at the time it was claimed. Two
+    pairs that each say they won the juego are refused: they call the juez, whose tap decides.
+    The adjustments of 6.4 follow the counted score; the tantos of the juego start again. Refused
+    while the juez has stopped the clock (AMM 3.15: no juego is played during an interruption)."""
     _may(by, match, Action.CLOCKS_MANAGE, Action.RESULTS_ENTER, players=True)
-    return _add_juego(match=match, by=by, winner=_side(winner), at=at, article="")
+    winner = _side(winner)
+    side = table_side(by, match)
+    if side is None or side != winner:
+        return _add_juego(match=match, by=by, winner=winner, at=at, article="", conceded_by=side)
+    with transaction.atomic():
+        clock = _running(match)
+        _refuse_paused(clock)
+        _refuse_decided(match, clock)
+        pending = _pending_claim(clock)
+        if pending is not None and pending.winner == winner:
+            raise TournamentError(
+                _("Ya habéis anotado este juego: falta que lo confirme la otra pareja."), code="claimed"
+            )
+        if pending is not None:
+            raise TournamentError(
+                _(
+                    "La pareja %(p)s dice que este juego lo ha ganado ella: confírmalo tocando «Juego para %(p)s» "
+                    "o avisad al juez."
+                )
+                % {"p": _pair_number(match, pending.winner)},
+                code="disputed",
+            )
+        claim = JuegoClaim.objects.create(clock=clock, winner=winner, claimed_at=at or timezone.now(), by=signed_in(by))
+    _done(match)
+    return claim
+
+
+def _pair_number(match: Match, side: str) -> object:
+    pair = match.pair_a if side == "A" else match.pair_b
+    return pair.number if pair is not None else side
 
 
 def clock_juego_adjudge(
@@ -208,37 +266,67 @@ def clock_juego_adjudge(
     return _add_juego(match=match, by=by, winner=_side(winner), at=at, article=article[:12])
 
 
-def _add_juego(*, match: Match, by: User, winner: str, at: datetime.datetime | None, article: str) -> ClockJuego:
+def _refuse_paused(clock: MatchClock) -> None:
+    if _paused(clock):
+        raise TournamentError(
+            _("Reloj parado por el juez: no se anota ningún juego mientras la partida está interrumpida (AMM 3.15)."),
+            code="paused",
+        )
+
+
+def _refuse_decided(match: Match, clock: MatchClock) -> None:
+    """The clock row is locked: two taps at once see the same score, and the second one is refused
+    here rather than written past the decided partida (which no reading accepts)."""
+    number = clock.juegos.count() + 1
+    to_win = match.round.tournament.games_to_win
+    if number > 2 * to_win - 1:
+        raise ValidationError({"winner": _("La partida no puede tener más juegos.")})
+    won = Counter(clock.juegos.values_list("winner", flat=True))
+    if max(won.values(), default=0) >= to_win:
+        raise TournamentError(
+            _("La partida ya está decidida (%(a)d-%(b)d): no hay más juegos que anotar.")
+            % {"a": won.get("A", 0), "b": won.get("B", 0)},
+            code="decided",
+        )
+
+
+def _add_juego(
+    *,
+    match: Match,
+    by: User,
+    winner: str,
+    at: datetime.datetime | None,
+    article: str,
+    conceded_by: str | None = None,
+) -> ClockJuego:
+    """Count a juego. A claim waiting on the clock is answered by it: confirmed (the juego ended
+    when it was claimed) when it names the same winner, otherwise overruled by the staff's tap, or
+    withdrawn when the claiming pair itself now gives the juego to the rivals (``conceded_by``)."""
     with transaction.atomic():
         clock = _running(match)
-        if not article and _paused(clock):
-            raise TournamentError(
-                _(
-                    "Reloj parado por el juez: no se anota ningún juego mientras la partida está interrumpida "
-                    "(AMM 3.15)."
-                ),
-                code="paused",
-            )
-        number = clock.juegos.count() + 1
-        to_win = match.round.tournament.games_to_win
-        if number > 2 * to_win - 1:
-            raise ValidationError({"winner": _("La partida no puede tener más juegos.")})
-        won = Counter(clock.juegos.values_list("winner", flat=True))
-        if max(won.values(), default=0) >= to_win:
-            # The clock row is locked: two taps at once see the same score, and the second one is
-            # refused here rather than written past the decided partida (which no reading accepts).
-            raise TournamentError(
-                _("La partida ya está decidida (%(a)d-%(b)d): no hay más juegos que anotar.")
-                % {"a": won.get("A", 0), "b": won.get("B", 0)},
-                code="decided",
-            )
+        if not article:
+            _refuse_paused(clock)
+        _refuse_decided(match, clock)
+        pending = _pending_claim(clock) if not article else None
         now = at or timezone.now()
+        if pending is not None and pending.winner == winner:
+            now = min(now, pending.claimed_at)
         last = clock.juegos.order_by("-number").first()
         if last is not None and now < last.ended_at:
             now = last.ended_at
         juego = ClockJuego.objects.create(
-            clock=clock, number=number, winner=winner, ended_at=now, by=signed_in(by), article=article
+            clock=clock, number=clock.juegos.count() + 1, winner=winner, ended_at=now, by=signed_in(by), article=article
         )
+        if pending is not None:
+            if pending.winner == winner:
+                outcome = JuegoClaim.Outcome.CONFIRMED
+            elif conceded_by == pending.winner:
+                outcome = JuegoClaim.Outcome.WITHDRAWN
+            else:
+                outcome = JuegoClaim.Outcome.OVERRULED
+            _close_claim(
+                pending, by=by, outcome=outcome, juego=juego if outcome == JuegoClaim.Outcome.CONFIRMED else None
+            )
         if not article:
             clock.tantos_a = clock.tantos_b = None
             clock.save(update_fields=["tantos_a", "tantos_b", "updated_at"])
@@ -246,28 +334,47 @@ def _add_juego(*, match: Match, by: User, winner: str, at: datetime.datetime | N
     return juego
 
 
-def clock_juego_undo(*, match: Match, by: User) -> None:
+def clock_juego_undo(*, match: Match, by: User) -> JuegoClaim | None:
     """Take back the last juego tapped (a wrong tap). A juego the juez gave (a sanction, AMM 5.4.2)
-    is never taken back here: only undoing its sanction does, with its reason."""
+    is never taken back here: only undoing its sanction does, with its reason. At the table (issue
+    32) a player undoes only against their own pair: their own pair's claim still waiting, or the
+    last juego their pair won; a juego of the rivals is undone by the mesa or the juez."""
     _may(by, match, Action.CLOCKS_MANAGE, Action.RESULTS_ENTER, players=True)
+    side = table_side(by, match)
     with transaction.atomic():
         clock = _clock(match)
         if clock.finished_at is not None:
             raise TournamentError(_("La partida ya ha terminado: corrige el acta."), code="finished")
-        last = clock.juegos.order_by("-number").first()
-        if last is None:
-            raise TournamentError(_("No hay ningún juego que deshacer."), code="no_juego")
-        if last.adjudicated:
-            raise TournamentError(
-                _(
-                    "El último juego lo dio el juez por sanción (AMM %(a)s): no se deshace desde el reloj; solo "
-                    "anulando la sanción en la mesa del juez, con su motivo."
-                )
-                % {"a": last.article},
-                code="adjudicated",
-            )
-        last.delete()
+        pending = _pending_claim(clock) if side is not None else None
+        if pending is not None and pending.winner == side:
+            _close_claim(pending, by=by, outcome=JuegoClaim.Outcome.WITHDRAWN)
+        else:
+            _undo_last(match, clock, side)
+            pending = None
     _done(match)
+    return pending  # the claim withdrawn, if that is what the undo did
+
+
+def _undo_last(match: Match, clock: MatchClock, side: str | None) -> None:
+    last = clock.juegos.order_by("-number").first()
+    if last is None:
+        raise TournamentError(_("No hay ningún juego que deshacer."), code="no_juego")
+    if last.adjudicated:
+        raise TournamentError(
+            _(
+                "El último juego lo dio el juez por sanción (AMM %(a)s): no se deshace desde el reloj; solo "
+                "anulando la sanción en la mesa del juez, con su motivo."
+            )
+            % {"a": last.article},
+            code="adjudicated",
+        )
+    if side is not None and last.winner != side:
+        raise TournamentError(
+            _("El último juego es de la pareja %(p)s: solo ella, la mesa de control o el juez pueden deshacerlo.")
+            % {"p": _pair_number(match, last.winner)},
+            code="not_yours",
+        )
+    last.delete()
 
 
 def clock_tantos(*, match: Match, by: User, a: int, b: int) -> MatchClock:

@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.forms.clocks import TABLE_ACTIONS, ClockActionForm
+from scoring.models import JuegoClaim
 from scoring.selectors.clocks import ClockInfo, match_clock, round_clocks
 from scoring.selectors.results import published_rounds
 from scoring.services.clocks import (
@@ -45,6 +46,7 @@ from scoring.services.clocks import (
     clock_tantos,
     clock_warning,
     clocks_start_round,
+    table_side,
 )
 from scoring.throttles import TAP_ACTIONS, clock_tap_refused
 from scoring.views import players as player_views
@@ -480,11 +482,20 @@ def _act(request: HttpRequest, form: ClockActionForm, match: Match) -> None:
     pair = data.get("pair") or ""
     with service_errors(form) as call:
         if action == "juego":
-            clock_juego(match=match, by=user, winner=data.get("winner") or "")
-            done = _("Mesa %(t)s: juego para la pareja %(p)s.") % {"t": table, "p": _pair_number(match, data["winner"])}
+            tapped = clock_juego(match=match, by=user, winner=data.get("winner") or "")
+            numbers = {"t": table, "p": _pair_number(match, data["winner"])}
+            if isinstance(tapped, JuegoClaim):
+                done = (
+                    _("Mesa %(t)s: juego para la pareja %(p)s anotado; cuenta cuando lo confirme la otra pareja.")
+                    % numbers
+                )
+            else:
+                done = _("Mesa %(t)s: juego para la pareja %(p)s.") % numbers
         elif action == "undo":
-            clock_juego_undo(match=match, by=user)
-            done = _("Mesa %(t)s: último juego deshecho.") % {"t": table}
+            if clock_juego_undo(match=match, by=user) is not None:
+                done = _("Mesa %(t)s: juego pendiente retirado.") % {"t": table}
+            else:
+                done = _("Mesa %(t)s: último juego deshecho.") % {"t": table}
         elif action == "tantos":
             clock_tantos(match=match, by=user, a=data.get("a"), b=data.get("b"))  # type: ignore[arg-type]
             done = _("Mesa %(t)s: tantos anotados.") % {"t": table}
@@ -528,6 +539,17 @@ def may_tap(request: HttpRequest, tournament: Tournament, match: Match) -> bool:
     )
 
 
+def _claim(info: ClockInfo) -> dict[str, Any] | None:
+    """The juego a pair tapped for itself and the rivals have not confirmed yet (issue 32)."""
+    claim = info.claim
+    if claim is None:
+        return None
+    mine, theirs = (
+        (info.match.pair_a, info.match.pair_b) if claim.winner == "A" else (info.match.pair_b, info.match.pair_a)
+    )
+    return {"winner": claim.winner, "pair": mine, "other": theirs, "at": claim.claimed_at}
+
+
 def clock_table(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     """A table's clock, big, with its juegos; the table taps each juego won (plain forms)."""
     tournament = tournament_for(request, slug)
@@ -551,6 +573,8 @@ def clock_table(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         "card": card,
         "tantos": {"a": card.info.clock.tantos_a, "b": card.info.clock.tantos_b} if card.info.clock else {},
         "may_tap": may_tap(request, tournament, match),
+        "my_side": table_side(request.user, match),
+        "claim": _claim(card.info),
         "manage": can(request.user, tournament, Action.CLOCKS_MANAGE),
         "live_interval": player_views.live_interval(request),
         **clock_context(request, tournament, [card], now, clock_api(tournament, match)),

@@ -11,6 +11,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from referees.models import Incident
 from referees.services.incidents import incident_answer
+from scoring.models import ClockJuego
+from scoring.services.clocks import clocks_start_round
 from tests.e2e.waits import left_the_page
 from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
 from torneo.models import Match, Pair, Round, Tournament
@@ -46,10 +48,19 @@ def test_two_phones_report_and_confirm_a_result_without_the_mesa(live_server, br
     card_b = terminal_issue(pair=rivals, by=control)
     browser.set_window_size(390, 844)
 
+    clocks_start_round(round=r, by=juez)
+    table = f"{live_server.url}/torneos/{t.slug}/relojes/mesa/{match.pk}/"
+
     # Phone A: its card opens its pair's page, without the link in the address bar.
     open_card(browser, live_server, t, card_a.token)
     assert browser.current_url.endswith(f"/torneos/{t.slug}/parejas/{mine.number}/ficha/")
     assert card_a.token not in browser.current_url
+    # It taps the first juego for its own pair: it waits for the rivals (AMM 3.16).
+    browser.get(table)
+    press(browser, browser.find_element(By.XPATH, f"//button[contains(., 'Juego para {mine.number}')]"))
+    assert "cuenta cuando lo confirme la pareja" in browser.find_element(By.ID, "juego-pendiente").text
+    assert not ClockJuego.objects.exists()
+    browser.get(f"{live_server.url}/torneos/{t.slug}/parejas/{mine.number}/ficha/")
     press(browser, browser.find_element(By.LINK_TEXT, "Anotar el resultado"))
     browser.find_element(By.ID, "id_games_a").send_keys("3")
     browser.find_element(By.ID, "id_games_b").send_keys("1")
@@ -65,8 +76,16 @@ def test_two_phones_report_and_confirm_a_result_without_the_mesa(live_server, br
     browser.refresh()
     assert "el juez va hacia la mesa (Ane Juez" in browser.find_element(By.ID, "avisos").text
 
-    # Phone B: its own card; the result waits for its signature (AMM 3.16).
+    # Phone B: its own card; it confirms the juego on the table's clock, then the result waits
+    # for its signature (AMM 3.16).
     open_card(browser, live_server, t, card_b.token)
+    browser.get(table)
+    assert (
+        f"La pareja {mine.number} dice que ha ganado este juego." in browser.find_element(By.ID, "juego-pendiente").text
+    )
+    press(browser, browser.find_element(By.XPATH, f"//button[contains(., 'Confirmar: juego para {mine.number}')]"))
+    assert ClockJuego.objects.get().winner == "A"
+    browser.get(f"{live_server.url}/torneos/{t.slug}/parejas/{rivals.number}/ficha/")
     pending = browser.find_element(By.CSS_SELECTOR, ".pending-confirm")
     assert "Resultado pendiente de vuestra confirmación" in pending.text
     press(browser, pending.find_element(By.TAG_NAME, "a"))

@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.models import ClockJuego, ClockPause, DelayWarning, MatchClock
+from scoring.models import ClockJuego, ClockPause, DelayWarning, JuegoClaim, MatchClock
 from scoring.services import clocks as svc
 from scoring.services.results import result_submit
 from scoring.views.clocks import STRINGS, clock_time, notes
@@ -25,7 +25,7 @@ from tests.factories import TournamentFactory, UserFactory, grant, make_pair
 from tests.scoring import playing, publish_next_round, world_match
 from tests.torneo.simulation import new_tournament
 from tests.world import ROLES
-from torneo.models import Match, Round, Tournament
+from torneo.models import Match, Player, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -376,8 +376,18 @@ def test_a_refused_action_is_a_spanish_message_never_a_500(rounded):
 # --- a table's page ------------------------------------------------------------------------------
 
 
-def test_a_player_taps_the_juegos_of_their_table_and_undoes_one(world):
+def _sides(world, match):
+    """(the player's side, the rivals' side) of the world's match."""
+    return ("A", "B") if match.pair_a_id == world.own_pair.pk else ("B", "A")
+
+
+def test_a_player_taps_the_juegos_of_their_table_and_undoes_one_amm_3_16(world):
+    """Issue 32, AMM 3.16: a player's tap for the rivals counts at once (the losers sign); only the
+    rivals, the mesa or the juez undo it. A tap for their own pair waits for the rivals: the
+    page says so and offers to withdraw it."""
     match = world_match(world)
+    mine, theirs = _sides(world, match)
+    number = {"A": match.pair_a.number, "B": match.pair_b.number}
     juez = world.users["juez"]
     player = client_for(world.users["player"])
     page = text_of(player.get(table_url(match)))
@@ -386,14 +396,24 @@ def test_a_player_taps_the_juegos_of_their_table_and_undoes_one(world):
     page = text_of(player.get(table_url(match)))
     assert f"Juego para {match.pair_a.number}" in page and f"Juego para {match.pair_b.number}" in page
     assert "Deshacer último juego" not in page
-    response = player.post(table_url(match), {"action": "juego", "winner": "B"})
+    response = player.post(table_url(match), {"action": "juego", "winner": theirs})
     assert response.status_code == 302 and response["Location"] == table_url(match)
     page = text_of(player.get(table_url(match)))
-    assert f"Mesa 1: juego para la pareja {match.pair_b.number}." in page and "0 – 1" in page
-    assert f"para la pareja {match.pair_b.number} (minuto 15)" in page and "Deshacer último juego" in page
-    assert ClockJuego.objects.get().winner == "B"
+    assert f"Mesa 1: juego para la pareja {number[theirs]}." in page
+    assert f"para la pareja {number[theirs]} (minuto 15)" in page and "Deshacer último juego" in page
+    assert ClockJuego.objects.get().winner == theirs
     page = text_of(player.post(table_url(match), {"action": "undo"}, follow=True))
-    assert "Mesa 1: último juego deshecho." in page and not ClockJuego.objects.exists()
+    assert f"El último juego es de la pareja {number[theirs]}: solo ella" in page and ClockJuego.objects.count() == 1
+    svc.clock_juego_undo(match=match, by=juez)  # the juez may
+
+    page = text_of(player.post(table_url(match), {"action": "juego", "winner": mine}, follow=True))
+    assert f"juego para la pareja {number[mine]} anotado; cuenta cuando lo confirme la otra pareja" in page
+    assert f"cuenta cuando lo confirme la pareja {number[theirs]}" in page and "Retirar el juego anotado" in page
+    assert not ClockJuego.objects.exists() and JuegoClaim.objects.get().outcome == JuegoClaim.Outcome.PENDING
+    page = text_of(player.post(table_url(match), {"action": "undo"}, follow=True))
+    assert "Mesa 1: juego pendiente retirado." in page and "Retirar el juego anotado" not in page
+    assert JuegoClaim.objects.get().outcome == JuegoClaim.Outcome.WITHDRAWN and not ClockJuego.objects.exists()
+
     page = text_of(player.post(table_url(match), {"action": "tantos", "a": 12, "b": 41}, follow=True))
     assert "Los tantos van de 0 a 40." in page
     page = text_of(player.post(table_url(match), {"action": "tantos", "a": 12, "b": 33}, follow=True))
@@ -402,6 +422,30 @@ def test_a_player_taps_the_juegos_of_their_table_and_undoes_one(world):
     # The table's page offers no juez action: a pause is refused (the form has no such action).
     page = text_of(player.post(table_url(match), {"action": "pause", "reason": "x"}, follow=True))
     assert "no es una de las opciones disponibles" in page and not ClockPause.objects.exists()
+
+
+def test_the_rivals_confirm_a_claimed_juego_on_their_own_page_amm_3_16(world):
+    match = world_match(world)
+    mine, theirs = _sides(world, match)
+    number = {"A": match.pair_a.number, "B": match.pair_b.number}
+    svc.clocks_start_round(round=match.round, by=world.users["juez"], at=ago(20))
+    svc.clock_juego(match=match, by=world.users["player"], winner=mine, at=ago(3))
+    rival = UserFactory()
+    Player.objects.filter(pk=world.other_pair.ordered_members()[0].player_id).update(user=rival)
+    client = client_for(rival)
+    page = text_of(client.get(table_url(match)))
+    assert f"La pareja {number[mine]} dice que ha ganado este juego." in page
+    assert f"Confirmar: juego para {number[mine]}" in page and "Retirar el juego anotado" not in page
+    page = text_of(client.post(table_url(match), {"action": "juego", "winner": mine}, follow=True))
+    assert f"Mesa 1: juego para la pareja {number[mine]}." in page and "dice que ha ganado" not in page
+    juego = ClockJuego.objects.get()
+    assert juego.winner == mine and abs((juego.ended_at - ago(3)).total_seconds()) < 5  # when it was claimed
+    assert JuegoClaim.objects.get().outcome == JuegoClaim.Outcome.CONFIRMED
+    # And the rivals' tap for themselves now is a claim of their own, waiting for the player.
+    svc.clock_juego(match=match, by=rival, winner=theirs)
+    assert (
+        ClockJuego.objects.count() == 1 and JuegoClaim.objects.filter(resolved_at__isnull=True).get().winner == theirs
+    )
 
 
 TAPPERS = {"player", "juez", "control", "organizer", "superuser"}
@@ -422,7 +466,10 @@ def test_the_table_page_is_public_and_offers_the_taps_to_whoever_may_tap(world, 
         assert response.status_code == 302 and response["Location"] == table_url(match)
     else:
         assert response.status_code == 403
-    assert ClockJuego.objects.count() == (1 if role in TAPPERS else 0)
+    # A player taps for their own pair (A here, if theirs): a claim the rivals confirm (issue 32).
+    claimed = role == "player" and match.pair_a_id == world.own_pair.pk
+    assert ClockJuego.objects.count() == (1 if role in TAPPERS and not claimed else 0)
+    assert JuegoClaim.objects.count() == int(claimed)
 
 
 @pytest.mark.parametrize("role", ROLES)

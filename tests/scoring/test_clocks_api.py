@@ -77,6 +77,7 @@ def tables() -> Tables:
         "mesa": grant(UserFactory(username="mesa-relojes"), sim.tournament, "control"),
         "player": link(UserFactory(username="jugador-mesa"), matches[0].pair_a),
         "other_player": link(UserFactory(username="jugador-otra-mesa"), matches[1].pair_b),
+        "rival": link(UserFactory(username="jugador-rival"), matches[0].pair_b),
         "other_staff": other.organizer,
         "anonymous": None,
     }
@@ -248,7 +249,9 @@ def test_who_may_move_a_table_s_clock(tables, role):
         url = f"{t.base}/clocks/start/" if name == "start_round" else t.url(match, name)
         response = client.post(url, body, format="json")
         if name in ALLOWED[role]:
-            assert response.status_code == 200, (role, name, response.json())
+            # A player's juego for their own pair (A) waits for the rivals (202); the undo withdraws it.
+            expected = 202 if (role, name) == ("player", "juego") else 200
+            assert response.status_code == expected, (role, name, response.json())
             data = response.json()
             if name == "start_round":
                 assert (data["round"], data["started"], len(data["clocks"])) == (1, 0, 3)
@@ -272,8 +275,8 @@ def test_a_player_of_another_table_taps_nothing_here_but_their_own_table(tables)
     start_all(t)
     client = t.client("other_player")
     assert client.post(t.url(t.matches[0], "juego"), {"winner": "A"}, format="json").status_code == 403
-    assert client.post(t.url(t.matches[1], "juego"), {"winner": "B"}, format="json").status_code == 200
-    assert list(ClockJuego.objects.values_list("clock__match", "winner")) == [(t.matches[1].pk, "B")]
+    assert client.post(t.url(t.matches[1], "juego"), {"winner": "A"}, format="json").status_code == 200
+    assert list(ClockJuego.objects.values_list("clock__match", "winner")) == [(t.matches[1].pk, "A")]
 
 
 def test_a_match_of_another_tournament_is_not_found(tables):
@@ -465,12 +468,20 @@ def test_a_pause_stops_the_clock_and_its_minutes_do_not_count_amm_3_15(tables):
 def test_juegos_tapped_by_the_table_decide_the_adjustments_amm_6_4_b(tables):
     t = tables
     start_all(t)
-    player = t.client("player")
+    player, rival = t.client("player"), t.client("rival")
     match = t.matches[0]
     with time_machine.travel(at(12), tick=False) as clock:
         for minutes, winner in ((12, "A"), (30, "B"), (45, "A")):
             clock.move_to(at(minutes))
-            assert player.post(t.url(match, "juego"), {"winner": winner}, format="json").status_code == 200
+            tapped = player.post(t.url(match, "juego"), {"winner": winner}, format="json")
+            if winner == "A":  # the player's own pair: counted when the rivals confirm it (AMM 3.16)
+                assert tapped.status_code == 202 and tapped.json()["claim"]["pair"] == match.pair_a.number
+                clock.move_to(at(minutes + 0.5))
+                confirmed = rival.post(t.url(match, "juego"), {"winner": "A"}, format="json")
+                assert confirmed.status_code == 200 and confirmed.json()["claim"] is None
+                assert confirmed.json()["juegos"][-1] == {"winner": "A", "ended": minutes}  # when claimed
+            else:  # the rivals' juego, conceded: counted at once
+                assert tapped.status_code == 200
         clock.move_to(at(52))
         data = client_for().get(t.url(match)).json()
         assert (data["phase"], data["adjustments"], data["score"]) == ("ajustes", "6.4.b", {"A": 2, "B": 1})
@@ -478,7 +489,9 @@ def test_juegos_tapped_by_the_table_decide_the_adjustments_amm_6_4_b(tables):
         data = player.post(t.url(match, "juego"), {"winner": "B"}, format="json").json()
         assert data["juego"] == {"article": "6.4.b", "tantos": 20, "final": True}
         assert [j["winner"] for j in data["juegos"]] == ["A", "B", "A", "B"]
-        undone = player.post(t.url(match, "undo"), format="json").json()
+        refused = player.post(t.url(match, "undo"), format="json")  # the rivals' juego: not theirs to undo
+        assert refused.status_code == 400 and refused.json()["code"] == "not_yours"
+        undone = rival.post(t.url(match, "undo"), format="json").json()
         assert undone["score"] == {"A": 2, "B": 1} and len(undone["juegos"]) == 3
         tantos = player.post(t.url(match, "tantos"), {"a": 25, "b": 31}, format="json")
         assert tantos.status_code == 200
@@ -519,7 +532,8 @@ def test_a_whole_partida_through_the_api_ends_by_time_against_the_warned_pair_am
         clock.move_to(at(8))
         assert juez.post(t.url(match, "arrival"), {"pair": "B"}, format="json").status_code == 200
         clock.move_to(at(12))
-        assert player.post(t.url(match, "juego"), {"winner": "A"}, format="json").status_code == 200
+        assert player.post(t.url(match, "juego"), {"winner": "A"}, format="json").status_code == 202
+        assert t.client("rival").post(t.url(match, "juego"), {"winner": "A"}, format="json").status_code == 200
         clock.move_to(at(25))
         assert juez.post(t.url(match, "pause"), {"reason": "Falta una baraja"}, format="json").status_code == 200
         clock.move_to(at(30))

@@ -37,6 +37,7 @@ from torneo.models import Draw, Match, Pair, PairMember, Player, Tournament
 from torneo.services.accounts import password_reset_allowed
 from torneo.services.registrations import pair_check_in, pair_register, pair_withdraw
 from torneo.services.rounds import draw_publish, draw_redraw, live_draw, round_prepare
+from torneo.services.terminals import terminal_issue
 from torneo.services.tournaments import role_grant, session_save, tournament_create, tournament_update
 
 pytestmark = pytest.mark.django_db
@@ -124,6 +125,9 @@ def build() -> Tournament:
     clocks.clock_resume(match=played[2], by=juez, at=clock_at + timedelta(minutes=5))
     clocks.clock_juego(match=played[2], by=juez, winner="A", at=clock_at + timedelta(minutes=20))
     clocks.clock_warning(match=played[2], by=juez, pair="B", note="Tarda", at=clock_at + timedelta(minutes=21))
+    # A juego pair A's phone claims, waiting for pair B (issue 32).
+    phone = terminal_issue(pair=played[2].pair_a, by=mesa).terminal.user
+    clocks.clock_juego(match=played[2], by=phone, winner="A", at=clock_at + timedelta(minutes=21, seconds=30))
     clocks.clocks_tick(now=clock_at + timedelta(minutes=22))
     # The juez's record (AMM 5.3.a, 5.4): an incident, its sanction, and the sanction undone.
     incident = incident_report(
@@ -531,6 +535,7 @@ def test_parts_come_from_the_apps_in_dependency_order_and_backup_does_not_import
         "scoring.matchclock",
         "scoring.clockpause",
         "scoring.clockjuego",
+        "scoring.juegoclaim",
         "scoring.delaywarning",
         "scoring.clockevent",
         "referees.incident",
