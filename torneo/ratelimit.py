@@ -382,3 +382,50 @@ __all__ = [
     "limit_login",
     "registration_refused",
 ]
+
+
+# --- what the players write from their table (issue 32) --------------------------------------------
+
+TABLE_WRITE_REFUSED = gettext_lazy(
+    "Demasiados envíos desde la mesa en poco tiempo (actas, confirmaciones, avisos al juez). "
+    "Espera un poco o acude a la mesa de control."
+)
+
+
+class TableWriteThrottle(RateThrottle):
+    """What a pair writes from its phone — a result reported, confirmed or refused, a call to the
+    juez — per account and tournament. A pair's link is a key anyone holding the card has: a pair
+    sends a report, a confirmation and perhaps a call each round, so a loop is cut long before it
+    fills the mesa's queue or the juez's dashboard. The tournament's staff are never limited here
+    (the mesa confirms hundreds of actas); every attempt counts, accepted or refused."""
+
+    scope = "table_write"
+    default_rate = "20/hour"
+
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope, self.default_rate) or None
+
+    def key_for(self, user: Any, tournament: Tournament) -> str | None:
+        if not getattr(user, "is_authenticated", False) or user.is_superuser or roles_for(user, tournament):
+            return None
+        return self.key_of(f"{user.pk}:{tournament.pk}")
+
+
+def table_write_wait(user: Any, tournament: Tournament) -> float | None:
+    """Count this write from a table: None when allowed, else the seconds to wait."""
+    throttle = TableWriteThrottle()
+    return throttle.refusal(throttle.key_for(user, tournament))
+
+
+def table_write_refused(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
+    """The pages' writes from a table: counts this one, or answers the site's 429 page."""
+    wait = table_write_wait(request.user, tournament)
+    if wait is None:
+        return None
+    return refused_page(request, wait, TABLE_WRITE_REFUSED, {"tournament": tournament})
+
+
+def table_write_check(user: Any, tournament: Tournament) -> None:
+    """The API's writes from a table: a Spanish 429 with Retry-After past the limit."""
+    if (wait := table_write_wait(user, tournament)) is not None:
+        raise exceptions.Throttled(wait=wait, detail=str(TABLE_WRITE_REFUSED))

@@ -197,6 +197,9 @@ REST_FRAMEWORK = {
         # Taps that move a table's clock (a juego, its undo, the tantos) per account and table: a
         # partida has at most five juegos, so a table never taps a dozen times a minute.
         "clock_tap": env.str("RATELIMIT_CLOCK_TAP", default="30/min"),
+        # What a pair writes from its phone (reports, confirmations, calls to the juez) per account
+        # and tournament; the tournament's staff are not limited (torneo/ratelimit.py).
+        "table_write": env.str("RATELIMIT_TABLE_WRITE", default="20/hour"),
     },
     # Trusted proxies in front of the site: 0 = the client is REMOTE_ADDR and X-Forwarded-For is
     # ignored (it is whatever the client wrote); behind one nginx, 1.

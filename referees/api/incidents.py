@@ -48,6 +48,7 @@ from torneo.models import Player, Tournament
 from torneo.numbers import parse_int
 from torneo.people import JUEZ, public_name
 from torneo.permissions import Action, can
+from torneo.ratelimit import table_write_check
 
 DESCRIPTION_MESSAGE = gettext_lazy("La descripción tiene que ser un texto.")
 MINUTE_MESSAGE = gettext_lazy("El minuto va de 0 a 600.")
@@ -248,6 +249,7 @@ class IncidentViewSet(TournamentScoped, viewsets.GenericViewSet):
             401: OpenApiResponse(description="Sin identificar."),
             403: OpenApiResponse(description="No juegas esa partida (AMM 5.3) ni eres juez u organizador."),
             404: OpenApiResponse(description="No hay ese torneo."),
+            429: OpenApiResponse(description="Demasiados envíos desde la mesa en poco tiempo (Retry-After)."),
         },
         description="Da parte de una infracción (AMM 5.3): artículo, partida, pareja («A» o «B» de la partida, o "
         "su número), jugador, descripción y minuto (por defecto, el del reloj de la partida). La organización y "
@@ -261,6 +263,7 @@ class IncidentViewSet(TournamentScoped, viewsets.GenericViewSet):
             message = _("Indica la partida (match): un jugador da parte de la partida que juega (AMM 5.3).")
             raise serializers.ValidationError({"match": [message]})
         match = resolve_match(user, tournament, data.get("match"), action=Action.INCIDENTS_MANAGE, players=True)
+        table_write_check(user, tournament)
         pair = resolve_pair(tournament, data.get("pair"), match)
         player = None
         if data.get("player") is not None:

@@ -41,6 +41,7 @@ from torneo.forms.errors import service_errors
 from torneo.models import Pair, Tournament
 from torneo.numbers import parse_int
 from torneo.permissions import Action, access_match, can, member_pairs
+from torneo.ratelimit import table_write_refused
 from torneo.views.access import LoginRequired, tournament_for
 
 # --- an incident: the ladder's proposal, the sanction, or closed without one ----------------------------
@@ -316,6 +317,8 @@ def report(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     )
     own = member_pairs(request.user, [match.pair_a_id, match.pair_b_id])
     status = 200
+    if request.method == "POST" and (refused := table_write_refused(request, tournament)):
+        return refused
     if request.method == "POST":
         form = ReportForm(request.POST, tournament=tournament, match=match, own=own)
         if form.is_valid():

@@ -32,6 +32,7 @@ from torneo.models import Match, Pair, Round
 from torneo.numbers import is_digits, parse_int
 from torneo.people import public_name
 from torneo.permissions import Action, access_match, can
+from torneo.ratelimit import table_write_check
 
 # --- representations ---------------------------------------------------------------------------
 
@@ -519,7 +520,7 @@ class SubmissionViewSet(TournamentScoped, viewsets.GenericViewSet):
 
     @extend_schema(
         request=ReportSerializer,
-        responses={201: SubmissionSerializer, 400: None, 403: None, 409: None},
+        responses={201: SubmissionSerializer, 400: None, 403: None, 409: None, 429: None},
         description="Una pareja anota el resultado de su mesa (su terminal, el enlace de su tarjeta, o la cuenta de "
         "uno de sus jugadores): queda pendiente hasta que la otra pareja lo confirma (submissions/<id>/confirm/, la "
         "firma del acta, AMM 3.16) y entonces cuenta sin la mesa. El mismo resultado anotado por las dos cuenta en "
@@ -532,6 +533,7 @@ class SubmissionViewSet(TournamentScoped, viewsets.GenericViewSet):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         match = access_match(request.user, self.get_tournament(), data["match"], players=True, playable=True)
+        table_write_check(request.user, self.get_tournament())
         sub = result_report(
             match=match,
             by=request.user,
@@ -543,17 +545,19 @@ class SubmissionViewSet(TournamentScoped, viewsets.GenericViewSet):
             SubmissionSerializer(self._get(str(sub.pk)), context=self._context()).data, status=status.HTTP_201_CREATED
         )
 
-    @extend_schema(request=None, responses={200: SubmissionSerializer, 403: None})
+    @extend_schema(request=None, responses={200: SubmissionSerializer, 403: None, 429: None})
     @action(detail=True, methods=["post"])
     def confirm(self, request: Request, tournament_slug: str, pk: str) -> Response:
         """Confirm: another member of the staff or a player of the losing pair; never the submitter."""
+        table_write_check(request.user, self.get_tournament())
         sub = result_confirm(submission=self._get(pk), by=request.user)
         return Response(SubmissionSerializer(self._get(str(sub.pk)), context=self._context()).data)
 
-    @extend_schema(request=RejectSerializer, responses={200: SubmissionSerializer, 403: None})
+    @extend_schema(request=RejectSerializer, responses={200: SubmissionSerializer, 403: None, 429: None})
     @action(detail=True, methods=["post"])
     def reject(self, request: Request, tournament_slug: str, pk: str) -> Response:
         serializer = RejectSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        table_write_check(request.user, self.get_tournament())
         sub = result_reject(submission=self._get(pk), by=request.user, reason=serializer.validated_data["reason"])
         return Response(SubmissionSerializer(self._get(str(sub.pk)), context=self._context()).data)

@@ -44,6 +44,7 @@ from torneo.forms.errors import attach_errors, service_errors
 from torneo.models import Match, Round, Tournament
 from torneo.numbers import parse_int
 from torneo.permissions import Action, access_match, can, is_player_of, member_pairs
+from torneo.ratelimit import table_write_refused
 from torneo.views.access import LoginRequired, safe_next, tournament_for
 
 # --- public: the results of each round -------------------------------------------------------------------
@@ -448,6 +449,8 @@ def result_confirm_view(request: HttpRequest, slug: str, submission_id: int) -> 
     if request.method == "POST":
         if not allowed:
             raise PermissionDenied
+        if refused := table_write_refused(request, tournament):
+            return refused
         try:
             result_confirm(submission=sub, by=request.user)
         except TournamentError as exc:
@@ -480,6 +483,8 @@ def result_reject_view(request: HttpRequest, slug: str, submission_id: int) -> H
     sub = _submission(tournament, submission_id)
     if not can_confirm(request.user, sub) and sub.submitted_by_id != request.user.pk:
         raise PermissionDenied
+    if refused := table_write_refused(request, tournament):
+        return refused
     form = RejectForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
@@ -507,6 +512,8 @@ def result_report_view(request: HttpRequest, slug: str, match_id: int) -> HttpRe
     mine = match.pair_a if match.pair_a_id in own else match.pair_b
     assert mine is not None
     back = reverse("scoring:pair_page", kwargs={"slug": slug, "number": mine.number})
+    if request.method == "POST" and (refused := table_write_refused(request, tournament)):
+        return refused
     form = ReportForm(request.POST or None, match=match)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
