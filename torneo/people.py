@@ -31,3 +31,18 @@ def public_name(user: Any, *, fallback: Any = NAMELESS, as_player: bool = False)
     if "@" in full:
         full = full.split("@", 1)[0].strip()
     return full or str(fallback)
+
+
+TERMINAL_USERNAME_PREFIX = "terminal-"  # a pair's phones' account (torneo/services/terminals.py)
+
+
+def desk_name(user: Any) -> str:
+    """Who entered an acta, as the staff's desks read it: the username (the mesa tells its own
+    entries apart by it), save a pair's phone, named as its pair («Pareja 12 · móvil»): that
+    account's username is a random key nobody reads. "" for nobody."""
+    if user is None:
+        return ""
+    username = str(user.get_username())
+    if username.startswith(TERMINAL_USERNAME_PREFIX):
+        return str(_("%(name)s · móvil")) % {"name": public_name(user)}
+    return username

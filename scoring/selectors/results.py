@@ -16,6 +16,7 @@ from scoring.selectors.clocks import clock_notes
 from scoring.services.results import round_locked
 from torneo.models import Match, Round, Tournament
 from torneo.numbers import is_digits, parse_int
+from torneo.people import desk_name
 from torneo.snapshot import MATCH_FIELDS, MatchInfo, match_infos, pair_infos
 
 # --- results of a round: the public list, the mesa's entry page ------------------------------------------
@@ -96,7 +97,7 @@ class EntryState:
                     "submission": s.pk,
                     "score": submission_score(s),
                     "outcome": s.get_outcome_display(),
-                    "by": s.submitted_by.get_username() if s.submitted_by else s.get_source_display(),
+                    "by": desk_name(s.submitted_by) or s.get_source_display(),
                     # Two actas that disagree: the organizer or a juez decides (AMM 3.16).
                     "disagreement": s.status == ResultSubmission.Status.DISPUTED,
                 }
@@ -155,7 +156,7 @@ def match_lookup(match: Match) -> dict[str, Any]:
         if match.winner_id is None
         else (a.number if match.winner_id == a.id else b.number if b else None),
         "version": latest.version if latest else 0,
-        "latest_by": latest.submitted_by.get_username() if latest and latest.submitted_by else "",
+        "latest_by": desk_name(latest.submitted_by) if latest else "",
         "proposed": (
             {
                 "id": pending.pk,
@@ -163,7 +164,7 @@ def match_lookup(match: Match) -> dict[str, Any]:
                 "games_b": pending.games_b,
                 "outcome": pending.outcome,
                 "outcome_label": pending.get_outcome_display(),
-                "by": pending.submitted_by.get_username() if pending.submitted_by else "",
+                "by": desk_name(pending.submitted_by),
             }
             if pending
             else None
@@ -178,7 +179,7 @@ def match_lookup(match: Match) -> dict[str, Any]:
                 "games_b": d.games_b,
                 "outcome": d.outcome,
                 "outcome_label": d.get_outcome_display(),
-                "by": d.submitted_by.get_username() if d.submitted_by else "",
+                "by": desk_name(d.submitted_by),
             }
             for d in disputed
         ],

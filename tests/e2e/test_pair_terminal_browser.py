@@ -7,10 +7,10 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from referees.models import Incident
-from referees.services.incidents import incident_answer
 from scoring.models import ClockJuego
 from scoring.services.clocks import clocks_start_round
 from tests.e2e.waits import left_the_page
@@ -72,8 +72,17 @@ def test_two_phones_report_and_confirm_a_result_without_the_mesa(live_server, br
     browser.find_element(By.ID, "id_description").send_keys("Se enseñan las cartas")
     press(browser, browser.find_element(By.CSS_SELECTOR, "form.form button[type=submit]"))
     assert "esperando a que un juez lo atienda" in browser.find_element(By.ID, "avisos").text
-    incident_answer(incident=Incident.objects.get(), by=juez)
-    browser.refresh()
+    # The juez's desk (another phone: the juez's own account) shows the call; «Voy».
+    phone_a_cookies = browser.get_cookies()
+    log_in(browser, live_server, juez.username)
+    browser.get(f"{live_server.url}/torneos/{t.slug}/gestion/juez/")
+    assert "Se enseñan las cartas" in browser.find_element(By.TAG_NAME, "main").text
+    press(browser, browser.find_element(By.XPATH, "//button[normalize-space()='Voy']"))
+    assert Incident.objects.get().answered_by == juez
+    browser.delete_all_cookies()
+    for cookie in phone_a_cookies:
+        browser.add_cookie(cookie)
+    browser.get(f"{live_server.url}/torneos/{t.slug}/partida/{match.pk}/avisar-al-juez/")
     assert "el juez va hacia la mesa (Ane Juez" in browser.find_element(By.ID, "avisos").text
 
     # Phone B: its own card; it confirms the juego on the table's clock, then the result waits
@@ -114,3 +123,42 @@ def test_a_pair_checks_itself_in_with_the_venue_code(live_server, browser):
     press(browser, browser.find_element(By.XPATH, "//button[contains(., 'Estamos aquí')]"))
     assert "presencia confirmada" in browser.find_element(By.TAG_NAME, "body").text
     assert Pair.objects.get(pk=pair.pk).checked_in_at is not None
+
+
+def log_in(browser, live_server, username: str) -> None:
+    browser.delete_all_cookies()
+    browser.get(f"{live_server.url}/cuenta/entrar/")
+    browser.find_element(By.ID, "id_username").send_keys(username)
+    browser.find_element(By.ID, "id_password").send_keys("clave-de-prueba" + Keys.ENTER)
+    WebDriverWait(browser, 5).until(lambda d: "/cuenta/entrar/" not in d.current_url)
+
+
+def test_two_phones_reporting_different_results_land_on_the_juezs_queue(live_server, browser):
+    """AMM 3.16 at the table: the two pairs' reports disagree; neither counts and the juez reads
+    both, side by side, on the queue."""
+    t = TournamentFactory(name="Open de Hernani", status=Tournament.Status.RUNNING)
+    control = grant(UserFactory(), t, "control")
+    juez = grant(UserFactory(), t, "juez")
+    mine = make_pair(t, players=[player_data(31), player_data(32)])
+    rivals = make_pair(t, players=[player_data(33), player_data(34)])
+    r = Round.objects.create(
+        tournament=t, number=1, kind=Round.Kind.DRAW, status=Round.Status.PUBLISHED, published_at=timezone.now()
+    )
+    match = Match.objects.create(round=r, table_number=5, pair_a=mine, pair_b=rivals)
+    browser.set_window_size(390, 844)
+    for card, (a, b) in (
+        (terminal_issue(pair=mine, by=control), (3, 1)),
+        (terminal_issue(pair=rivals, by=control), (1, 3)),
+    ):
+        open_card(browser, live_server, t, card.token)
+        browser.get(f"{live_server.url}/torneos/{t.slug}/partidas/{match.pk}/anotar/")
+        browser.find_element(By.ID, "id_games_a").send_keys(str(a))
+        browser.find_element(By.ID, "id_games_b").send_keys(str(b))
+        press(browser, browser.find_element(By.CSS_SELECTOR, ".report-form button[type=submit]"))
+    assert "lo decide la mesa de control o el juez" in browser.find_element(By.TAG_NAME, "body").text
+    match.refresh_from_db()
+    assert match.outcome == Match.Outcome.PENDING
+    log_in(browser, live_server, juez.username)
+    browser.get(f"{live_server.url}/torneos/{t.slug}/gestion/resultados/confirmar/")
+    queue = browser.find_element(By.ID, f"desacuerdo-{match.pk}").text
+    assert "3" in queue and "1" in queue and "Mesa 5" in queue

@@ -120,3 +120,27 @@ def test_the_players_read_who_entered_an_acta_by_name_never_by_username():
     assert staff.get(f"/api/v1/tournaments/{t.tournament.slug}/submissions/").json()[0]["submitted_by"] == (
         t.control.get_username()
     )
+
+
+def test_the_mesa_reads_a_phones_report_as_its_pair_never_as_the_phones_account():
+    """The desk names who entered an acta by username (the mesa tells its own by it); a pair's
+    phone has a random username nobody reads: the desk says «Pareja N · móvil»."""
+    t = table()
+    slug, match = t.tournament.slug, t.match
+    phone = phone_of(t, match.pair_a)
+    sent = phone.post(f"/torneos/{slug}/partidas/{match.pk}/anotar/", {"games_a": "3", "games_b": "1"})
+    assert sent.status_code == 302
+    mesa = Client()
+    mesa.force_login(t.control)
+    named = f"Pareja {match.pair_a.number} · móvil"
+    pending = mesa.get(f"/api/v1/tournaments/{slug}/results/pending/?round={match.round.number}").json()
+    assert [row["by"] for row in pending["awaiting"]] == [named]
+    lookup = mesa.get(
+        f"/api/v1/tournaments/{slug}/results/lookup/?round={match.round.number}&table={match.table_number}"
+    )
+    assert lookup.json()["proposed"]["by"] == named, lookup.json()
+    for page in (f"/torneos/{slug}/gestion/resultados/partida/{match.pk}/", f"/torneos/{slug}/gestion/resultados/"):
+        body = mesa.get(page).content.decode()
+        assert "terminal-" not in body, page
+    history = mesa.get(f"/torneos/{slug}/gestion/resultados/partida/{match.pk}/").content.decode()
+    assert named in history

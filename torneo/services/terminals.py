@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy
 
 from torneo.errors import NotAllowed, TournamentError
 from torneo.models import Pair, PairTerminal, Tournament
+from torneo.people import TERMINAL_USERNAME_PREFIX
 from torneo.permissions import Action, can
 from torneo.services.accounts import ALPHABET
 from torneo.typing import AuthUser, User, signed_in_or_none
@@ -75,7 +76,7 @@ def _may_manage(by: User, tournament: Tournament) -> None:
 def _terminal_account(pair: Pair) -> AuthUser:
     """A new account for the pair's phones: a username nobody types or sees, no usable password."""
     model = get_user_model()
-    account = model(username=f"terminal-{pair.tournament_id}-{pair.pk}-{secrets.token_hex(6)}")
+    account = model(username=f"{TERMINAL_USERNAME_PREFIX}{pair.tournament_id}-{pair.pk}-{secrets.token_hex(6)}")
     account.first_name = str(_("Pareja %(n)s")) % {"n": pair.number}
     account.set_unusable_password()
     account.save()

@@ -5,6 +5,7 @@ from typing import Any
 from django import template
 
 from torneo.people import JUEZ
+from torneo.people import desk_name as _desk_name
 from torneo.people import public_name as _public_name
 
 register = template.Library()
@@ -25,3 +26,9 @@ def public_name(user: Any, fallback: str = "") -> str:
 def juez_name(user: Any) -> str:
     """A juez as other people read them: the full name, else «juez del torneo»; "—" for nobody."""
     return "—" if user is None or user == "" else _public_name(user, fallback=JUEZ)
+
+
+@register.filter
+def desk_name(user: Any) -> str:
+    """Who entered an acta on the staff's desks (torneo.people.desk_name); "" for nobody."""
+    return "" if user is None or user == "" else _desk_name(user)
