@@ -112,7 +112,9 @@ spawn "el worker del reloj" .venv/bin/celery -A torneo.celery worker -Q periodic
 spawn "Celery beat" .venv/bin/celery -A torneo.celery beat --loglevel=WARNING --schedule "$DATA/celerybeat-schedule"
 
 say "Servidor web en http://$HOST:$PORT/  (Ctrl-C para parar)"
-spawn gunicorn .venv/bin/gunicorn torneo.wsgi --bind "$HOST:$PORT" --workers 2 --threads 4 --access-logfile -
+# The logger class keeps the capability links' tokens (a pair's tarjeta…) out of its logs (torneo/logsafe.py).
+spawn gunicorn .venv/bin/gunicorn torneo.wsgi --bind "$HOST:$PORT" --workers 2 --threads 4 --access-logfile - \
+  --logger-class torneo.logsafe.RedactingGunicornLogger
 
 # Stop everything as soon as any service ends, for whatever reason (a crash, a kill -9).
 status=0

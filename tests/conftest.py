@@ -4,6 +4,7 @@ hashing, per-test rate-limit windows, and the shared ``world`` (tests/world.py).
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 
 import pytest
 from django.db import connection
@@ -83,3 +84,25 @@ def _rate_limit_cache(settings: object) -> None:
 def world(db: object) -> World:
     """A tournament with a user in every role (tests/world.py), for any test that asks for it."""
     return build_world()
+
+
+@pytest.fixture
+def terminal_role(world: World) -> Callable[[str], None]:
+    """The pairs' private links (issue 32) as roles of the permission matrices (tests/torneo/matrix.py):
+    ``terminal_role(role)`` puts the account of ``role`` in ``world.users`` when it is one of them, and
+    does nothing for the other roles (their world stays as it was).
+
+    - "terminal": the terminal of the player's pair (``world.own_pair``), issued by the mesa de control;
+      it may do exactly what the player may.
+    - "other_terminal": the terminal of a third pair of the tournament, which plays at none of the
+      matrices' tables; it may do what anyone may, none of the player's pair's actions."""
+    from tests.factories import make_pair
+    from torneo.services.terminals import terminal_issue
+
+    def add(role: str) -> None:
+        if role in world.users or role not in ("terminal", "other_terminal"):
+            return
+        pair = world.own_pair if role == "terminal" else make_pair(world.tournament)
+        world.users[role] = terminal_issue(pair=pair, by=world.users["control"]).terminal.user
+
+    return add

@@ -261,11 +261,13 @@ def access_match(
 
 
 def can_withdraw(user: User, pair: Pair) -> bool:
-    """Staff may withdraw any pair; a player only their own, and only before play starts."""
+    """Staff may withdraw any pair; a player only their own, and only before play starts — with
+    their own account, never through the pair's card (a card left on a table is in anyone's hands,
+    and a withdrawal is not undone from a phone)."""
     if can(user, pair.tournament, Action.PAIRS_MANAGE):
         return True
     started = pair.tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
-    return not started and is_member_of(user, pair)
+    return not started and is_member_of(user, pair) and not _is_terminal(user)
 
 
 def anonymous() -> AnonymousUser:

@@ -347,9 +347,47 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# Every handler takes the tokens of the capability links out of what it writes (torneo/logsafe.py: a
+# pair's tarjeta, an account's invitation or password link, a player's code): a wrong link's «Not Found:
+# <path>» reads /tarjeta/…. Django's own handlers and loggers (django.utils.log.DEFAULT_LOGGING) are
+# declared again with that filter, otherwise as Django declares them.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "redact_links": {"()": "torneo.logsafe.RedactLinks"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+        "require_debug_true": {"()": "django.utils.log.RequireDebugTrue"},
+    },
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact_links"]},
+        "django.console": {
+            "class": "logging.StreamHandler",
+            "level": "INFO",
+            "filters": ["require_debug_true", "redact_links"],
+        },
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "level": "INFO",
+            "formatter": "django.server",
+            "filters": ["redact_links"],
+        },
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false", "redact_links"],
+        },
+    },
+    "loggers": {
+        "django": {"handlers": ["django.console", "mail_admins"], "level": "INFO"},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }

@@ -1,13 +1,18 @@
 """The permission matrix of the players' view and recorded hands, walked for every writing page
 and endpoint and every role: HANDS_RECORD (organizer, mesa de control, juez) for any match; a
-player only for their own match, and never a hand a juez recorded. Reads are public."""
+player only for their own match, and never a hand a juez recorded. Reads are public. The table's
+own actions from a pair's phone (issue 32): its clock's tantos (the staff who move clocks, and the
+table's players) and calling the juez (the organizer and the jueces, and the table's players). A
+pair's terminal (its private link) is one more role: the terminal of the player's pair may do
+exactly what the player may; another pair's terminal, what anyone may."""
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.utils import timezone
 
-from scoring.models import RecordedHand
+from scoring.models import MatchClock, RecordedHand
 from scoring.services.hands import hand_record
 from tests.factories import make_pair
 from tests.scoring.test_hands_services import S1, S2
@@ -19,8 +24,15 @@ from torneo.models import Match, Round
 pytestmark = pytest.mark.django_db
 
 
+# The pairs' private links as two more roles (tests/conftest.py, ``terminal_role``).
+MATRIX_ROLES = [*ROLES, "terminal", "other_terminal"]
+EVERYONE = EVERYONE | {"terminal", "other_terminal"}
+OWN_PAIR = {"player", "terminal"}  # the player's pair: its players and its terminal
+
 HANDS_STAFF = {"juez", "control", "organizer", "superuser"}
-OWN_MATCH = HANDS_STAFF | {"player"}
+OWN_MATCH = HANDS_STAFF | OWN_PAIR
+CLOCKS_STAFF = {"juez", "control", "organizer", "superuser"}  # CLOCKS_MANAGE or RESULTS_ENTER: they tap tantos
+JUECES = {"juez", "organizer", "superuser"}  # INCIDENTS_MANAGE: the mesa de control is not called
 
 
 def matches(w: World) -> tuple[Match, Match]:
@@ -77,6 +89,26 @@ def _hand_api(w: World, hand_of: Any) -> str:
     return api(own(w), hand.pk)
 
 
+def clocked(match: Match) -> Match:
+    """The match with its clock running (the juez started it)."""
+    MatchClock.objects.get_or_create(match=match, defaults={"started_at": match.round.published_at})
+    return match
+
+
+def clock_api(match: Match) -> str:
+    return f"/api/v1/tournaments/{match.round.tournament.slug}/clocks/{clocked(match).pk}/tantos/"
+
+
+def call_page(match: Match) -> str:
+    return f"/torneos/{match.round.tournament.slug}/partida/{match.pk}/avisar-al-juez/"
+
+
+def call_api(w: World) -> str:
+    return f"/api/v1/tournaments/{w.tournament.slug}/incidents/"
+
+
+CALL = {"pair": "B", "article": "5.10", "description": "Hablan durante el lance"}  # the own pair is A
+
 FORM = lambda w: form_data(**cards(S1), mano="a")  # noqa: E731
 RECORD = lambda w: {"mano": "a", "record": {"hands": S1}}  # noqa: E731
 
@@ -110,6 +142,44 @@ CASES = [
     Case("API delete a juez's hand", "delete", lambda w: _hand_api(w, jueces_hand), HANDS_STAFF, api=True),
 ]
 
+# The table's own actions from the pair's phone (issue 32).
+TABLE = [
+    Case(
+        "tap my table's clock",
+        "post",
+        lambda w: clock_api(own(w)),
+        CLOCKS_STAFF | OWN_PAIR,
+        lambda w: {"a": 10, "b": 3},
+        api=True,
+    ),
+    Case(
+        "tap another table's clock",
+        "post",
+        lambda w: clock_api(elsewhere(w)),
+        CLOCKS_STAFF,
+        lambda w: {"a": 1, "b": 1},
+        api=True,
+    ),
+    Case("call the juez to my table", "post", lambda w: call_page(own(w)), JUECES | OWN_PAIR, lambda w: CALL),
+    Case("call the juez to another table", "post", lambda w: call_page(elsewhere(w)), JUECES, lambda w: CALL),
+    Case(
+        "API call the juez to my table",
+        "post",
+        call_api,
+        JUECES | OWN_PAIR,
+        lambda w: {**CALL, "match": own(w).pk},
+        api=True,
+    ),
+    Case(
+        "API call the juez to another table",
+        "post",
+        call_api,
+        JUECES,
+        lambda w: {**CALL, "match": elsewhere(w).pk},
+        api=True,
+    ),
+]
+
 READS = [
     Case("find yourself", "get", lambda w: f"/torneos/{w.tournament.slug}/jugadores/?q=a", EVERYONE),
     Case("pair page", "get", lambda w: f"/torneos/{w.tournament.slug}/parejas/{w.own_pair.number}/ficha/", EVERYONE),
@@ -133,9 +203,10 @@ READS = [
 ]
 
 
-@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("role", MATRIX_ROLES)
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_writes(world: World, case: Case, role: str) -> None:
+def test_writes(world: World, terminal_role: Callable[[str], None], case: Case, role: str) -> None:
+    terminal_role(role)
     before = RecordedHand.objects.count()
     check_case(world, case, role)
     if role not in case.allowed:
@@ -145,9 +216,17 @@ def test_writes(world: World, case: Case, role: str) -> None:
         assert RecordedHand.objects.count() <= before + 1
 
 
-@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("role", MATRIX_ROLES)
+@pytest.mark.parametrize("case", TABLE, ids=[c.name for c in TABLE])
+def test_the_tables_own_actions(world: World, terminal_role: Callable[[str], None], case: Case, role: str) -> None:
+    terminal_role(role)
+    check_case(world, case, role)
+
+
+@pytest.mark.parametrize("role", MATRIX_ROLES)
 @pytest.mark.parametrize("case", READS, ids=[c.name for c in READS])
-def test_reads(world: World, case: Case, role: str) -> None:
+def test_reads(world: World, terminal_role: Callable[[str], None], case: Case, role: str) -> None:
+    terminal_role(role)
     check_case(world, case, role)
 
 

@@ -3,25 +3,35 @@ juez, mesa de control, organizer, another tournament's organizer, superuser): en
 for the mesa and the organizer (never the juez), adding a note to a locked result (AMM 3.18: it never changes) only for
 the organizer, and confirming for the staff or a player of the losing pair (AMM 3.16) — not of the
 winning one. Two actas that disagree (double check) are confirmed by nobody and decided by the
-organizer or a juez (Action.RESULTS_RESOLVE), who also see the queue. Enforced on the server, pages
-and API alike."""
+organizer or a juez (Action.RESULTS_RESOLVE), who also see the queue. A pair reports its own table's
+result from its phone (issue 32) — its players, never the staff — and the other pair confirms that
+report, whichever won. A pair's terminal (its private link) is one more role: the terminal of the
+player's pair may do exactly what the player may; another pair's terminal, what anyone may. Enforced
+on the server, pages and API alike."""
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from scoring.models import ResultSubmission
-from scoring.services.results import result_submit
+from scoring.services.results import result_report, result_submit
 from tests.factories import UserFactory, grant
 from tests.scoring import publish_next_round, world_match
 from tests.torneo.matrix import Case, check_case
 from tests.torneo.simulation import Simulation
 from tests.world import EVERYONE, ORGANIZER, ROLES, VIEWERS_PRIVATE, World
 from torneo.models import Match
+from torneo.services.terminals import terminal_issue
 
 pytestmark = pytest.mark.django_db
 
 RESULTS = {"control", "organizer", "superuser"}  # Action.RESULTS_ENTER (the juez is not there)
+
+# The pairs' private links as two more roles (tests/conftest.py, ``terminal_role``).
+MATRIX_ROLES = [*ROLES, "terminal", "other_terminal"]
+EVERYONE = EVERYONE | {"terminal", "other_terminal"}
+OWN_PAIR = {"player", "terminal"}  # the player's pair: its players and its terminal
 
 
 def match(w: World) -> Match:
@@ -41,6 +51,18 @@ def proposal(w: World, *, own_pair_loses: bool = True) -> ResultSubmission:
         mesa = grant(UserFactory(username="otra-mesa"), w.tournament, "control")
         w._proposal = result_submit(match=m, by=mesa, games_a=3 if a_wins else 1, games_b=1 if a_wins else 3)  # type: ignore[attr-defined]
     return w._proposal  # type: ignore[attr-defined]
+
+
+def rivals_report(w: World, *, own_pair_wins: bool) -> ResultSubmission:
+    """The result the other pair of the table reported from its own terminal (issue 32), awaiting
+    the player's pair's confirmation."""
+    key = f"_rivals_report_{own_pair_wins}"
+    if not hasattr(w, key):
+        m = match(w)
+        a_wins = (m.pair_a_id == w.own_pair.pk) == own_pair_wins
+        rivals = terminal_issue(pair=w.other_pair, by=w.users["organizer"]).terminal.user
+        setattr(w, key, result_report(match=m, by=rivals, games_a=3 if a_wins else 1, games_b=1 if a_wins else 3))
+    return getattr(w, key)  # type: ignore[no-any-return]
 
 
 def disputed(w: World) -> ResultSubmission:
@@ -119,13 +141,13 @@ CASES = [
         "confirmation page",
         "get",
         lambda w: f"{s(w)}/resultados/acta/{proposal(w).pk}/confirmar/",
-        VIEWERS_PRIVATE | {"player"},
+        VIEWERS_PRIVATE | OWN_PAIR,
     ),
     Case(
         "confirm as the losing pair (AMM 3.16)",
         "post",
         lambda w: f"{s(w)}/resultados/acta/{proposal(w).pk}/confirmar/",
-        RESULTS | {"player"},
+        RESULTS | OWN_PAIR,
     ),
     Case(
         "confirm when one's own pair won (AMM 3.16)",
@@ -150,8 +172,22 @@ CASES = [
         "reject as the losing pair",
         "post",
         lambda w: f"{s(w)}/resultados/acta/{proposal(w).pk}/rechazar/",
-        RESULTS | {"player"},
+        RESULTS | OWN_PAIR,
         lambda w: {"reason": "No es lo que dice el acta"},
+    ),
+    # --- a pair's report from its phone (issue 32) ---
+    Case("report my table's result", "post", lambda w: f"{s(w)}/partidas/{match(w).pk}/anotar/", OWN_PAIR, entry),
+    Case(
+        "confirm the rivals' report when one's own pair lost",
+        "post",
+        lambda w: f"{s(w)}/resultados/acta/{rivals_report(w, own_pair_wins=False).pk}/confirmar/",
+        RESULTS | OWN_PAIR,
+    ),
+    Case(
+        "confirm the rivals' report when one's own pair won",
+        "post",
+        lambda w: f"{s(w)}/resultados/acta/{rivals_report(w, own_pair_wins=True).pk}/confirmar/",
+        RESULTS | OWN_PAIR,
     ),
     # --- public pages ---
     Case("results", "get", lambda w: f"{s(w)}/resultados/?ronda={match(w).round.number}", EVERYONE),
@@ -204,7 +240,7 @@ CASES = [
         "api confirm as the losing pair (AMM 3.16)",
         "post",
         lambda w: f"{api(w)}/submissions/{proposal(w).pk}/confirm/",
-        RESULTS | {"player"},
+        RESULTS | OWN_PAIR,
         api=True,
     ),
     Case(
@@ -218,8 +254,23 @@ CASES = [
         "api reject as the losing pair",
         "post",
         lambda w: f"{api(w)}/submissions/{proposal(w).pk}/reject/",
-        RESULTS | {"player"},
+        RESULTS | OWN_PAIR,
         lambda w: {"reason": "No"},
+        api=True,
+    ),
+    Case(
+        "api report my table's result",
+        "post",
+        lambda w: f"{api(w)}/submissions/report/",
+        OWN_PAIR,
+        lambda w: {"match": match(w).pk, "games_a": 3, "games_b": 1},
+        api=True,
+    ),
+    Case(
+        "api confirm the rivals' report",
+        "post",
+        lambda w: f"{api(w)}/submissions/{rivals_report(w, own_pair_wins=True).pk}/confirm/",
+        RESULTS | OWN_PAIR,
         api=True,
     ),
     Case("api results", "get", lambda w: f"{api(w)}/results/?round={match(w).round.number}", EVERYONE, api=True),
@@ -227,9 +278,12 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("role", MATRIX_ROLES)
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_permission_matrix_of_results(world: World, case: Case, role: str) -> None:
+def test_permission_matrix_of_results(
+    world: World, terminal_role: Callable[[str], None], case: Case, role: str
+) -> None:
+    terminal_role(role)
     check_case(world, case, role)
 
 

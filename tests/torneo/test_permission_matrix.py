@@ -1,7 +1,9 @@
 """The permission matrix: every view and endpoint that writes (or shows private data), for every
 role — anonymous public, a user with no role, a player of the tournament, juez, mesa de control,
-organizer, the organizer of another tournament, and a superuser. Enforced on the server."""
+organizer, the organizer of another tournament, and a superuser; and the pairs' private links (issue
+32): the terminal of the player's pair, and the terminal of another pair. Enforced on the server."""
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -11,9 +13,18 @@ from django.test import Client
 from tests.factories import player_data
 from tests.torneo.matrix import Case, check_case, client_for
 from tests.world import CREATORS, EVERYONE, ORGANIZER, ROLES, STAFF_PAIRS, VIEWERS_PRIVATE, World
-from torneo.models import Pair
+from torneo.models import Pair, PairTerminal, Session
+from torneo.services.self_check_in import venue_code
 
 pytestmark = pytest.mark.django_db
+
+# The pairs' private links as two more roles (tests/conftest.py, ``terminal_role``): "terminal", the
+# phone of the player's pair, may do exactly what the player may; "other_terminal", another pair's
+# phone, what anyone may.
+MATRIX_ROLES = [*ROLES, "terminal", "other_terminal"]
+EVERYONE = EVERYONE | {"terminal", "other_terminal"}
+OWN_PAIR = {"player", "terminal"}  # the player's pair: its players and its terminal
+ANY_PAIR = OWN_PAIR | {"other_terminal"}  # each for its own pair (the request names none)
 
 
 def pair_post(n: int) -> dict[str, str]:
@@ -43,6 +54,12 @@ def csv_upload() -> SimpleUploadedFile:
 
 def slug(w: World) -> str:
     return w.tournament.slug
+
+
+def venue_code_now(w: World) -> dict[str, str]:
+    """The venue's code of these minutes, with self check-in open (no jornada to wait for)."""
+    Session.objects.filter(tournament=w.tournament).delete()
+    return {"codigo": venue_code(w.tournament)}
 
 
 CASES = [
@@ -148,7 +165,7 @@ CASES = [
         "withdraw own pair",
         "post",
         lambda w: f"/torneos/{slug(w)}/parejas/{w.own_pair.number}/retirar/",
-        STAFF_PAIRS | {"player"},
+        STAFF_PAIRS | {"player"},  # never through the pair's card (torneo.permissions.can_withdraw)
     ),
     Case(
         "withdraw someone else's pair",
@@ -156,6 +173,8 @@ CASES = [
         lambda w: f"/torneos/{slug(w)}/parejas/{w.other_pair.number}/retirar/",
         STAFF_PAIRS,
     ),
+    # Self check-in with the venue's code: each pair's own (its players, its terminal), not the mesa's.
+    Case("self check-in", "post", lambda w: f"/torneos/{slug(w)}/presente/", ANY_PAIR, venue_code_now),
     Case(
         "public registration",
         "post",
@@ -234,6 +253,14 @@ CASES = [
         fmt="multipart",
     ),
     Case(
+        "api self check-in",
+        "post",
+        lambda w: f"/api/v1/tournaments/{slug(w)}/self-check-in/",
+        ANY_PAIR,
+        venue_code_now,
+        api=True,
+    ),
+    Case(
         "api public registration",
         "post",
         lambda w: f"/api/v1/tournaments/{slug(w)}/registrations/",
@@ -257,10 +284,34 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("role", MATRIX_ROLES)
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_permission_matrix(world: World, case: Case, role: str) -> None:
+def test_permission_matrix(world: World, terminal_role: Callable[[str], None], case: Case, role: str) -> None:
+    terminal_role(role)
     check_case(world, case, role)
+
+
+@pytest.mark.parametrize("api", [False, True], ids=["page", "api"])
+def test_self_check_in_checks_in_the_terminals_own_pair_only(
+    world: World, terminal_role: Callable[[str], None], api: bool
+) -> None:
+    """The request names no pair: another pair's terminal checks in its own pair, never the player's."""
+    url = f"/api/v1/tournaments/{slug(world)}/self-check-in/" if api else f"/torneos/{slug(world)}/presente/"
+    kwargs = {"format": "json"} if api else {}
+
+    def checked_in() -> set[int]:
+        return set(
+            Pair.objects.filter(tournament=world.tournament, checked_in_at__isnull=False).values_list("pk", flat=True)
+        )
+
+    expected: set[int] = set()
+    for role in ("other_terminal", "terminal"):
+        terminal_role(role)
+        answer = client_for(world, role, api).post(url, venue_code_now(world), **kwargs)
+        assert answer.status_code in (200, 302), (role, answer.status_code)
+        expected.add(PairTerminal.objects.get(user=world.users[role]).pair_id)
+        assert checked_in() == expected, role
+    assert world.own_pair.pk in expected and world.other_pair.pk not in expected
 
 
 def test_denied_writes_change_nothing(world: World) -> None:

@@ -1,8 +1,10 @@
 """The permission matrix of rounds and draws: every staff page and every writing page and endpoint,
 for every role — anonymous public, a user with no role, a player of the tournament, juez, mesa de
-control, organizer, another tournament's organizer, superuser. DRAWS_MANAGE (organizer and mesa de
+control, organizer, another tournament's organizer, superuser, and the pairs' private links (issue 32:
+the terminal of the player's pair, another pair's terminal). DRAWS_MANAGE (organizer and mesa de
 control) prepares, publishes and cancels; the juez witnesses a draw but may not make it; only the
-organizer redraws (DRAWS_REDRAW). The public pages are everyone's."""
+organizer redraws (DRAWS_REDRAW). The public pages are everyone's; a pair's terminal, as its players,
+makes no draw."""
 
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +21,12 @@ pytestmark = pytest.mark.django_db
 
 DRAWS_MANAGE = STAFF_PAIRS  # organizer, mesa de control (and superusers)
 DRAWS_REDRAW = ORGANIZER
+
+# The pairs' private links as two more roles (tests/conftest.py, ``terminal_role``): "terminal", the
+# phone of the player's pair, may do exactly what the player may; "other_terminal", another pair's
+# phone, what anyone may.
+MATRIX_ROLES = [*ROLES, "terminal", "other_terminal"]
+EVERYONE = EVERYONE | {"terminal", "other_terminal"}
 
 
 def checked_in(w: World) -> None:
@@ -115,9 +123,12 @@ CASES: list[tuple[Case, Callable[[World], None]]] = [
 ]
 
 
-@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("role", MATRIX_ROLES)
 @pytest.mark.parametrize(("case", "setup"), CASES, ids=[c.name for c, _ in CASES])
-def test_permission_matrix_rounds(world: World, case: Case, setup: Callable[[World], None], role: str) -> None:
+def test_permission_matrix_rounds(
+    world: World, terminal_role: Callable[[str], None], case: Case, setup: Callable[[World], None], role: str
+) -> None:
+    terminal_role(role)
     setup(world)
     check_case(world, case, role)
 
