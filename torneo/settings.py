@@ -77,6 +77,7 @@ MIDDLEWARE = [
     "simple_history.middleware.HistoryRequestMiddleware",
     "torneo.middleware.LoginRequiredMiddleware",
     "torneo.ratelimit.DeviceCookieMiddleware",  # a sign-in's device cookie (the login limits)
+    "torneo.idempotency.IdempotencyMiddleware",  # Idempotency-Key on the API's writes (offline queues)
 ]
 
 ROOT_URLCONF = "torneo.urls"
@@ -245,7 +246,12 @@ PAGES_MAX_PER_TOURNAMENT = env.int("PAGES_MAX_PER_TOURNAMENT", default=3000)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Torneo de Mus API",
-    "DESCRIPTION": "API de torneos de mus (reglamento AMM v6.4): torneos, jugadores, parejas, inscripciones.",
+    "DESCRIPTION": "API de torneos de mus (reglamento AMM v6.4): torneos, jugadores, parejas, inscripciones.\n\n"
+    "Toda escritura (POST, PUT, PATCH, DELETE) admite la cabecera `Idempotency-Key` (1 a 100 caracteres "
+    "visibles, p. ej. un UUID): la misma clave de la misma cuenta devuelve la primera respuesta "
+    "(`Idempotent-Replayed: true`) sin escribir nada más; para otra petición, 422; mientras la primera "
+    "se atiende, 409 con Retry-After. Se guardan las respuestas 2xx y 4xx (salvo 401, 403, 408 y 429) "
+    "durante 24 horas.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -324,7 +330,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     # Printables whose message was lost or whose worker died (scoring.services.printing).
     "printables": {"task": "scoring.printables_sweep", "schedule": env.float("PRINT_SWEEP_SECONDS", default=15.0)},
+    # The API's Idempotency-Key answers older than IDEMPOTENCY_KEEP_HOURS (torneo/idempotency.py).
+    "idempotency": {"task": "torneo.idempotency_purge", "schedule": 3600.0, "options": {"expires": 600}},
 }
+IDEMPOTENCY_KEEP_HOURS = env.int("IDEMPOTENCY_KEEP_HOURS", default=24)
 PRINT_QUEUE_GRACE_SECONDS = env.float("PRINT_QUEUE_GRACE_SECONDS", default=20.0)
 PRINT_RUNNING_TIMEOUT_SECONDS = env.float("PRINT_RUNNING_TIMEOUT_SECONDS", default=600.0)
 # The site's address as players reach it, printed in the actas' QR codes: never a request's Host

@@ -2,6 +2,7 @@
 
 from celery import shared_task
 
+from torneo.idempotency import idempotency_purge
 from torneo.services.system import heartbeat_record
 from torneo.views.prerender import prerender_pages
 
@@ -17,3 +18,9 @@ def prerender_pages_task(tournament_id: int, pair_ids: list[int], shared: bool) 
     """Sent when a draw or a result commits (torneo.services.live): the pages it changed, rendered
     for the anonymous visitors before their phones ask (torneo.views.prerender)."""
     return prerender_pages(tournament_id=tournament_id, pair_ids=pair_ids, shared=shared)
+
+
+@shared_task(name="torneo.idempotency_purge", ignore_result=True)
+def idempotency_purge_task() -> int:
+    """Hourly on beat: forget the API's Idempotency-Key answers past their keeping time."""
+    return idempotency_purge()

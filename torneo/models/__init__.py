@@ -2,6 +2,7 @@
 one-time account codes and links; the pairs' private links (their terminals)."""
 
 from torneo.models.accounts import AccountToken
+from torneo.models.idempotency import IdempotentRequest
 from torneo.models.rounds import Draw, Match, Round
 from torneo.models.terminals import PairTerminal
 from torneo.models.tournaments import (
@@ -19,6 +20,7 @@ from torneo.models.tournaments import (
 __all__ = [
     "AccountToken",
     "Draw",
+    "IdempotentRequest",
     "Match",
     "Pair",
     "PairMember",
