@@ -6,7 +6,7 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import status, viewsets
+from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -37,6 +37,15 @@ from torneo.services.registrations import (
     pair_withdraw,
 )
 from torneo.services.registrations_csv import CsvImportError, registrations_import_csv
+from torneo.services.terminals import terminal_issue, terminal_revoke, terminal_url
+
+
+class TerminalLinkSerializer(serializers.Serializer):
+    """A pair's private link just issued (issue 32): shown once, never stored in the clear."""
+
+    pair = serializers.IntegerField(help_text="Número de la pareja.")
+    token = serializers.CharField(help_text="El secreto del enlace: solo se ve ahora.")
+    url = serializers.CharField(help_text="El enlace completo, como se imprime en la tarjeta (con su QR).")
 
 
 class PairViewSet(TournamentScoped, viewsets.GenericViewSet):
@@ -49,6 +58,7 @@ class PairViewSet(TournamentScoped, viewsets.GenericViewSet):
         "create": Action.PAIRS_MANAGE,
         "update": Action.PAIRS_MANAGE,
         "check_in": Action.CHECK_IN,
+        "terminal": Action.CHECK_IN,
         "import_csv": Action.PAIRS_MANAGE,
     }
 
@@ -116,6 +126,35 @@ class PairViewSet(TournamentScoped, viewsets.GenericViewSet):
         pair = get_object_or_404(Pair, tournament=self.get_tournament(), number=number)
         pair = pair_check_in(pair=pair) if request.method == "POST" else pair_check_in_undo(pair=pair)
         return self._out(pair)
+
+    @extend_schema(
+        request=None,
+        responses={201: TerminalLinkSerializer, 400: None, 403: None, 404: None},
+        methods=["POST"],
+        description="La tarjeta de la pareja (issue 32): un enlace privado nuevo para sus móviles, que al abrirlo "
+        "quedan como el terminal de la pareja. El anterior deja de valer y sus móviles salen. El enlace y su secreto "
+        "solo se ven en esta respuesta (no-store). La organización y la mesa de control.",
+    )
+    @extend_schema(
+        request=None,
+        responses={204: None, 403: None, 404: None},
+        methods=["DELETE"],
+        description="Retira el enlace privado de la pareja sin dar otro (una tarjeta perdida): deja de valer y sus "
+        "móviles salen. La organización y la mesa de control.",
+    )
+    @action(detail=True, methods=["post", "delete"], url_path="terminal")
+    def terminal(self, request: Request, tournament_slug: str, number: int) -> Response:
+        """POST: a new private link for the pair's phones. DELETE: the link withdrawn."""
+        tournament = self.get_tournament()
+        pair = get_object_or_404(Pair.objects.select_related("tournament"), tournament=tournament, number=number)
+        if request.method == "DELETE":
+            terminal_revoke(pair=pair, by=request.user)
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        issued = terminal_issue(pair=pair, by=request.user)
+        body = {"pair": pair.number, "token": issued.token, "url": terminal_url(tournament, issued.token)}
+        return Response(
+            TerminalLinkSerializer(body).data, status=status.HTTP_201_CREATED, headers={"Cache-Control": "no-store"}
+        )
 
     @extend_schema(request=WithdrawSerializer, responses=PairPrivateSerializer)
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
