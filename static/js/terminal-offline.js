@@ -1,0 +1,97 @@
+// The pair's terminal without network (issue 33): the result reported and the rivals' confirmation
+// are sent through the API with an Idempotency-Key (static/js/offline-queue.js, TorneoQueue). With
+// no connection the write is kept on this phone, in order, and sent when the connection returns;
+// the page says so at once. Sent twice (a retry, a lost answer) it is stored once.
+// Forms opt in with data-offline-api (the API address) and data-offline-kind ("report" or
+// "confirm"); a report form also has data-offline-match, data-offline-back (where to go once
+// stored) and data-offline-label; the texts are the form's data-msg-* (translated by the page).
+// Whatever the server refuses (a 4xx) goes through the plain form instead, so the page shows its
+// usual messages; without this script (or TorneoQueue) the plain forms work as before.
+(function () {
+  if (!window.TorneoQueue) return;
+  const forms = document.querySelectorAll("form[data-offline-api]");
+  if (!forms.length) return;
+
+  // As scoring.forms.results.parse_tantos: "40-32 38-40, 40-12" → [[40, 32], [38, 40], [40, 12]].
+  function parseTantos(text) {
+    const parts = (text || "").split(/[\s,;]+/).filter(Boolean);
+    const out = [];
+    for (const part of parts) {
+      const m = /^(\d{1,2})[-–:/](\d{1,2})$/.exec(part);
+      if (!m) return null;
+      out.push([Number(m[1]), Number(m[2])]);
+    }
+    return out;
+  }
+
+  function say(form, text, kind) {
+    let box = form.querySelector(".offline-note");
+    if (!box) {
+      box = document.createElement("p");
+      box.className = "offline-note";
+      box.setAttribute("role", "status");
+      form.prepend(box);
+    }
+    box.className = `offline-note msg ${kind || "info"}`;
+    box.textContent = text;
+  }
+
+  function body(form) {
+    if (form.dataset.offlineKind !== "report") return {};
+    const value = (name) => (form.elements.namedItem(name) || {}).value || "";
+    const out = {
+      match: Number(form.dataset.offlineMatch),
+      games_a: Number(value("games_a")),
+      games_b: Number(value("games_b")),
+    };
+    const tantos = parseTantos(value("tantos"));
+    if (tantos === null) return null;
+    if (tantos.length) out.tantos = tantos;
+    return out;
+  }
+
+  for (const form of forms) {
+    form.addEventListener("submit", async (event) => {
+      if (form.dataset.offlineSending === "plain") return; // the fallback: a plain POST
+      event.preventDefault();
+      const data = body(form);
+      const games = form.dataset.offlineKind === "report" ? [data && data.games_a, data && data.games_b] : [0, 0];
+      if (data === null || games.some((n) => !Number.isInteger(n))) {
+        plain(form); // let the server say what is wrong, in its own words
+        return;
+      }
+      const button = form.querySelector("button[type=submit]");
+      if (button) button.disabled = true;
+      let label = form.dataset.offlineLabel || "";
+      if (form.dataset.offlineKind === "report") label = `${label} ${data.games_a}–${data.games_b}`.trim();
+      const sent = await window.TorneoQueue.send({
+        url: form.dataset.offlineApi,
+        method: "POST",
+        body: data,
+        key: window.TorneoQueue.newKey(),
+        label,
+        kind: form.dataset.offlineKind,
+      });
+      if (sent.queued) {
+        say(form, form.dataset.msgQueued || "", "warning");
+        if (button) button.disabled = false;
+        return;
+      }
+      if (sent.response && sent.response.ok) {
+        // What the plain form's page would have said: by the acta's state (data-msg-<state>).
+        const state = (sent.data && sent.data.status) || "";
+        const key = `msg${state.charAt(0).toUpperCase()}${state.slice(1)}`;
+        const message = form.dataset[key] || form.dataset.msgDone || "";
+        if (message) window.TorneoQueue.flash(message, state === "disputed" ? "warning" : "success");
+        window.location.assign(form.dataset.offlineBack || window.location.href);
+        return;
+      }
+      plain(form);
+    });
+  }
+
+  function plain(form) {
+    form.dataset.offlineSending = "plain";
+    HTMLFormElement.prototype.submit.call(form);
+  }
+})();

@@ -1,0 +1,78 @@
+"""Issue 33 in a real browser: a pair's terminal without network. Phone A reports its table's result
+with the connection cut (DevTools: Network.emulateNetworkConditions offline); the page says it is
+kept on the phone; when the connection returns the report is stored exactly once, and sending the
+queue again writes nothing. Phone B confirms offline the same way and the result counts."""
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from scoring.models import ResultSubmission
+from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
+from torneo.models import Match, Round, Tournament
+from torneo.services.terminals import terminal_issue, terminal_url
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def network(browser, online: bool) -> None:
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd(
+        "Network.emulateNetworkConditions",
+        {"offline": not online, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
+def open_card(browser, live_server, tournament, token: str) -> None:
+    browser.delete_all_cookies()
+    browser.get(live_server.url + terminal_url(tournament, token).removeprefix(settings.SITE_URL))
+
+
+def test_a_report_and_its_confirmation_made_offline_are_stored_once_when_the_network_returns(live_server, browser):
+    t = TournamentFactory(name="Open de Lekeitio", status=Tournament.Status.RUNNING)
+    control = grant(UserFactory(), t, "control")
+    mine = make_pair(t, players=[player_data(41), player_data(42)])
+    rivals = make_pair(t, players=[player_data(43), player_data(44)])
+    r = Round.objects.create(
+        tournament=t, number=1, kind=Round.Kind.DRAW, status=Round.Status.PUBLISHED, published_at=timezone.now()
+    )
+    match = Match.objects.create(round=r, table_number=9, pair_a=mine, pair_b=rivals)
+    card_a, card_b = terminal_issue(pair=mine, by=control), terminal_issue(pair=rivals, by=control)
+    browser.set_window_size(390, 844)
+    try:
+        open_card(browser, live_server, t, card_a.token)
+        browser.get(f"{live_server.url}/torneos/{t.slug}/partidas/{match.pk}/anotar/")
+        WebDriverWait(browser, 10).until(lambda b: b.execute_script("return !!window.TorneoQueue"))
+        network(browser, online=False)
+        browser.find_element(By.ID, "id_games_a").send_keys("3")
+        browser.find_element(By.ID, "id_games_b").send_keys("1")
+        browser.find_element(By.CSS_SELECTOR, ".report-form button[type=submit]").click()
+        note = WebDriverWait(browser, 10).until(lambda b: b.find_element(By.CSS_SELECTOR, ".offline-note"))
+        assert "Guardado en este móvil" in note.text
+        WebDriverWait(browser, 10).until(lambda b: "1" in b.find_element(By.ID, "offline-banner").text)
+        assert not ResultSubmission.objects.exists()
+
+        network(browser, online=True)
+        WebDriverWait(browser, 30).until(lambda b: ResultSubmission.objects.filter(match=match).exists())
+        browser.execute_script("return window.TorneoQueue.flush()")  # sent again: nothing more
+        sub = ResultSubmission.objects.get(match=match)
+        assert (sub.games_a, sub.games_b, sub.status) == (3, 1, ResultSubmission.Status.PROPOSED)
+        WebDriverWait(browser, 10).until(lambda b: b.execute_script("return window.TorneoQueue.pending()") == 0)
+
+        open_card(browser, live_server, t, card_b.token)
+        browser.get(f"{live_server.url}/torneos/{t.slug}/resultados/acta/{sub.pk}/confirmar/")
+        WebDriverWait(browser, 10).until(lambda b: b.execute_script("return !!window.TorneoQueue"))
+        network(browser, online=False)
+        browser.find_element(By.XPATH, "//button[contains(., 'Confirmar el resultado')]").click()
+        note = WebDriverWait(browser, 10).until(lambda b: b.find_element(By.CSS_SELECTOR, ".offline-note"))
+        assert "Confirmación guardada en este móvil" in note.text
+        assert Match.objects.get(pk=match.pk).outcome == Match.Outcome.PENDING
+
+        network(browser, online=True)
+        WebDriverWait(browser, 30).until(lambda b: Match.objects.get(pk=match.pk).outcome == Match.Outcome.PLAYED)
+        assert ResultSubmission.objects.filter(match=match).count() == 1
+        assert ResultSubmission.objects.get(match=match).confirmed_by == card_b.terminal.user
+    finally:
+        network(browser, online=True)
