@@ -60,18 +60,29 @@
     return match ? decodeURIComponent(match[1]) : "";
   }
 
+  // A request the venue's Wi-Fi holds without answering counts as no network once TIMEOUT_MS have
+  // passed: the write is kept and sent again with its key (the server stores it once).
+  const TIMEOUT_MS = 20000;
   async function post(write) {
-    const response = await fetch(write.url, {
-      method: write.method || "POST",
-      credentials: "same-origin",
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json",
-        "Idempotency-Key": write.key,
-        "X-CSRFToken": csrf(),
-      },
-      body: JSON.stringify(write.body || {}),
-    });
+    const controller = new AbortController();
+    const timeout = setTimeout(() => controller.abort(), TIMEOUT_MS);
+    let response;
+    try {
+      response = await fetch(write.url, {
+        method: write.method || "POST",
+        credentials: "same-origin",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          "Idempotency-Key": write.key,
+          "X-CSRFToken": csrf(),
+        },
+        body: JSON.stringify(write.body || {}),
+        signal: controller.signal,
+      });
+    } finally {
+      clearTimeout(timeout);
+    }
     let data = null;
     try {
       data = await response.clone().json();
@@ -96,7 +107,16 @@
     return count;
   }
 
-  async function send({ url, method = "POST", body = {}, key, label = "", kind = "" }) {
+  // One send at a time, in the order asked: a write never overtakes an earlier one still deciding
+  // whether to wait (two actas typed one after the other, the network gone for both).
+  let sending = Promise.resolve();
+  function send(write) {
+    const run = sending.then(() => sendNow(write || {}));
+    sending = run.catch(() => {});
+    return run;
+  }
+
+  async function sendNow({ url, method = "POST", body = {}, key, label = "", kind = "" }) {
     const write = { url, method, body, key: key || newKey(), label, kind, at: new Date().toISOString() };
     const waiting = await pending();
     if (!waiting && navigator.onLine !== false) {
@@ -117,31 +137,41 @@
 
   async function flushOnce() {
     const result = { stored: [], conflicts: [], refused: [] };
-    const writes = (await all()).sort((a, b) => a.seq - b.seq);
-    for (const write of writes) {
-      let answer = null;
-      for (let attempt = 0; attempt < 10; attempt++) {
-        try {
-          answer = await post(write);
-        } catch (e) {
-          answer = null;
-          break; // still no network: this one and the rest wait
+    const inFlight = (answer) =>
+      answer.response.status === 409 && answer.data && answer.data.code === "idempotency_in_flight";
+    let stopped = false;
+    const done = new Set();
+    // Until nothing waits (a write queued while this flush was sending is sent too), or the first
+    // one that cannot be sent yet: it and those behind it wait for the next flush.
+    while (!stopped) {
+      const writes = (await all()).filter((w) => !done.has(w.seq)).sort((a, b) => a.seq - b.seq);
+      if (!writes.length) break;
+      for (const write of writes) {
+        let answer = null;
+        for (let attempt = 0; attempt < 10; attempt++) {
+          try {
+            answer = await post(write);
+          } catch (e) {
+            answer = null;
+            break; // still no network: this one and the rest wait
+          }
+          if (!inFlight(answer)) break;
+          await wait(1000); // the first send with this key is still being answered
         }
-        const code = answer.data && answer.data.code;
-        if (answer.response.status === 409 && code === "idempotency_in_flight") {
-          await wait(1000);
-          continue;
+        const status = answer && answer.response.status;
+        // No network, still in flight, or an answer that is not final (the server did not keep
+        // it: 5xx, 401/403/408/429): try again later.
+        if (answer === null || inFlight(answer) || status >= 500 || [401, 403, 408, 429].includes(status)) {
+          stopped = true;
+          break;
         }
-        break;
+        await remove(write.seq);
+        done.add(write.seq);
+        const entry = { label: write.label, kind: write.kind, status, data: answer.data };
+        if (status < 300) result.stored.push(entry);
+        else if (status === 409) result.conflicts.push(entry);
+        else result.refused.push(entry);
       }
-      if (answer === null) break;
-      const status = answer.response.status;
-      if (status >= 500 || status === 401 || status === 403 || status === 429) break; // try again later
-      await remove(write.seq);
-      const entry = { label: write.label, kind: write.kind, status, data: answer.data };
-      if (status < 300) result.stored.push(entry);
-      else if (status === 409) result.conflicts.push(entry);
-      else result.refused.push(entry);
     }
     const count = await pending();
     if (result.stored.length || result.conflicts.length || result.refused.length) {

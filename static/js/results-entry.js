@@ -18,7 +18,15 @@
 //   data-pending GET  pending/?round=        the tables still missing an acta, those awaiting confirmation;
 //   data-submit  POST results/ (JSON)        the acta: 201 {message, state}, 409 {detail}, 400 {field: [msgs]}.
 // The winner goes as the pair's number and the tantos as [[40, 32], …] (parsed here like
-// scoring.forms.results.parse_tantos); with no network answer the plain form is sent instead.
+// scoring.forms.results.parse_tantos).
+// Without network (issue 33) the acta is not lost: it goes through window.TorneoQueue
+// (static/js/offline-queue.js) with an Idempotency-Key of its own, and when the network does not
+// answer it is kept on this device, in the order typed, and sent when the connection returns (the
+// server stores it once, however many times it is sent). The lookup cannot answer then: the acta
+// goes with the version last known for its table (from a lookup, an answer, or the list of tables
+// without an acta: 0; unknown: 0), so a table someone else entered meanwhile comes back as a
+// conflict (409), listed here with its table, never overwritten. Once the queue has sent, the
+// lists refresh. Only without IndexedDB and without network is the plain form sent instead.
 (function () {
   const form = document.getElementById("entry-form");
   if (!form) return;
@@ -53,6 +61,15 @@
   let stateSeq = 0; // the same for the lists of tables (answers of pending/ and of each acta sent)
   let stateShown = 0;
   let timer = null;
+  const queue = window.TorneoQueue || null;
+  // What this page last knew of each table (by number): the version to send without network, and
+  // the lookup itself (its pairs, for the winner's number).
+  const versions = new Map();
+  const matches = new Map();
+  // What was typed for each acta kept on this device, by its label: to go back to it after a conflict.
+  const typedFor = new Map();
+  let lastTurn = Promise.resolve(); // the actas are handed to the queue in the order typed
+  const LOOKUP_MS = 5000; // a lookup without an answer by then: the acta goes without it
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -154,8 +171,28 @@
   // The match at a table: {ok, data}; null with no network answer (or aborted).
   function fetchMatch(value, signal) {
     return getJSON(`${form.dataset.lookup}?round=${round}&table=${value}`, signal).then(
-      ({ response, data }) => (signal && signal.aborted ? null : { ok: response.ok, data }),
+      ({ response, data }) => {
+        if (signal && signal.aborted) return null;
+        if (response.ok && data && data.table !== undefined) {
+          versions.set(String(data.table), data.version);
+          matches.set(String(data.table), data);
+        }
+        return { ok: response.ok, data };
+      },
       () => null);
+  }
+
+  // What this page last knew of a table, for an acta sent without a lookup's answer.
+  function known(value) {
+    const match = matches.get(value);
+    return { ...(match || {}), table: value, version: versions.has(value) ? versions.get(value) : 0 };
+  }
+
+  // A promise's value, or null if it takes longer than `ms` (the venue's Wi-Fi that never answers).
+  function within(promise, ms) {
+    let timeout;
+    return Promise.race([promise, new Promise((resolve) => { timeout = setTimeout(() => resolve(null), ms); })])
+      .finally(() => clearTimeout(timeout));
   }
 
   // Forget the lookup in flight: its answer will be dropped (and the request aborted, unless an
@@ -269,6 +306,7 @@
   function renderState(state, ticket) {
     if (!state || ticket < stateShown) return;
     stateShown = ticket;
+    for (const m of state.missing) if (!versions.has(String(m.table))) versions.set(String(m.table), 0);
     const missing = document.getElementById("entry-missing");
     if (missing) {
       missing.replaceChildren(...(state.missing.length ? state.missing.map((m) =>
@@ -447,14 +485,73 @@
     // The acta is read: the form is for the next one at once, whatever the network does meanwhile.
     clearForm();
     say(t("saving", { table: value }), "");
-    let answer = seen ? await seen : null;
-    if (!answer) answer = await fetchMatch(value);
+    // This acta's turn: handed to the queue after the ones typed before it, whatever their lookups do.
+    const before = lastTurn;
+    let done;
+    lastTurn = new Promise((resolve) => { done = resolve; });
+    let answer = seen ? await within(seen, LOOKUP_MS) : null;
+    if (!answer && navigator.onLine !== false) {
+      const controller = new AbortController();
+      const timeout = setTimeout(() => controller.abort(), LOOKUP_MS);
+      answer = await fetchMatch(value, controller.signal);
+      clearTimeout(timeout);
+    }
     const match = answer && answer.ok ? answer.data : null;
-    const acta = body(values, match);
+    // No lookup's answer (no network): the version last known for the table.
+    const acta = body(values, answer ? match : known(value));
     const ticket = ++stateSeq;
-    let response;
+    let sent = null;
     try {
-      response = await fetch(form.dataset.submit, {
+      await before;
+      sent = await post(acta, values);
+    } catch (e) {
+      sent = null;
+    } finally {
+      done();
+    }
+    if (!sent) {
+      restore(values, match);
+      form.submit(); // no network answer and nowhere to keep it: the plain form still works
+      return;
+    }
+    if (sent.queued) {
+      say(t("queued", { table: value }), "warning queued");
+      return;
+    }
+    const { response } = sent;
+    const data = sent.data || {};
+    if (response.status === 201) {
+      if (data.table !== undefined && data.version !== undefined) versions.set(String(data.table), data.version);
+      say(data.message, "");
+      renderState(data.state, ticket);
+      return;
+    }
+    refused({ values, match, status: response.status, data });
+  });
+
+  // «Mesa 7: 3–1» (or the outcome, when there are no juegos): how the queue names the acta.
+  function labelOf(acta) {
+    let score = acta.games_a !== null && acta.games_b !== null ? `${acta.games_a}–${acta.games_b}` : "";
+    if (acta.outcome !== "played") {
+      const option = form.querySelector(`select[name=outcome] option[value="${acta.outcome}"]`);
+      score = `${option ? option.textContent.trim() : acta.outcome} ${score}`.trim();
+    }
+    return `${t("table", { table: acta.table })}: ${score}`;
+  }
+
+  // The acta to the API, with a key of its own: through the queue ({queued: true} when kept on
+  // this device), or (no queue on the page) a plain fetch, null when the network does not answer.
+  async function post(acta, values) {
+    if (queue) {
+      const label = labelOf(acta);
+      const sent = await queue.send({
+        url: form.dataset.submit, method: "POST", body: acta, key: queue.newKey(), label, kind: "acta",
+      });
+      if (sent.queued) typedFor.set(label, values);
+      return sent;
+    }
+    try {
+      const response = await fetch(form.dataset.submit, {
         method: "POST",
         body: JSON.stringify(acta),
         credentials: "same-origin",
@@ -464,19 +561,53 @@
           "X-CSRFToken": $("csrfmiddlewaretoken").value,
         },
       });
+      return { queued: false, response, data: await response.json().catch(() => ({})) };
     } catch (e) {
-      restore(values, match);
-      form.submit(); // no network answer: the plain form still works
+      return null;
+    }
+  }
+
+  // The queue has sent what was kept on this device: the lists refresh; the actas it could not
+  // store (someone else entered the table meanwhile: 409; or refused) are listed with their tables
+  // until the next sync, each with a way back to it.
+  function synced(result) {
+    const actas = (list) => list.filter((entry) => entry.kind === "acta");
+    const stored = actas(result.stored);
+    const problems = [...actas(result.conflicts), ...actas(result.refused)];
+    if (!stored.length && !problems.length) return;
+    for (const entry of stored) {
+      const data = entry.data || {};
+      if (data.table !== undefined && data.version !== undefined) versions.set(String(data.table), data.version);
+    }
+    refresh();
+    if (feedback.querySelector(".queued")) say(t("synced"), "");
+    let box = document.getElementById("entry-sync");
+    if (!problems.length) {
+      if (box) box.remove();
       return;
     }
-    const data = await response.json().catch(() => ({}));
-    if (response.status === 201) {
-      say(data.message, "");
-      renderState(data.state, ticket);
-      return;
+    if (!box) {
+      box = el("div", { id: "entry-sync", class: "entry-sync" });
+      feedback.after(box);
     }
-    refused({ values, match, status: response.status, data });
-  });
+    const item = (entry) => {
+      const data = entry.data || {};
+      const { code, detail, ...rest } = data;
+      const why = entry.status === 409 ? `${detail || ""} ${t("conflict")}` : detail || messagesOf(rest).join(" ");
+      const values = typedFor.get(entry.label);
+      const number = values ? values.table.trim() : (/\d+/.exec(entry.label) || [""])[0];
+      const back = el("button", { type: "button", class: "link" }, t("reopen", { table: number }));
+      back.addEventListener("click", () => {
+        if (values) reopen({ values, match: null, status: entry.status, data });
+        else { table.value = number; table.dispatchEvent(new Event("input")); goToGames(); }
+      });
+      return el("li", {}, el("strong", {}, entry.label), ` — ${why.trim()} `, back);
+    };
+    const section = (list, title) => (list.length ? [el("p", {}, t(title)), el("ul", {}, ...list.map(item))] : []);
+    box.replaceChildren(el("div", { class: "msg danger", role: "alert" },
+      ...section(actas(result.conflicts), "syncConflicts"), ...section(actas(result.refused), "syncRefused")));
+  }
+  if (queue) queue.on("synced", synced);
 
   document.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-table]");

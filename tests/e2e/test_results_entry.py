@@ -195,8 +195,10 @@ def test_a_slow_network_at_human_speed(live_server, browser):
     assert set(Match.objects.filter(round=round_).values_list("games_a", "games_b")) == {(3, 2)}
 
 
-def test_with_no_answer_from_the_api_the_plain_form_is_sent(live_server, browser):
-    """The API unreachable (blocked here): the script falls back to the page's plain POST."""
+def test_with_no_answer_from_the_api_the_acta_is_kept_and_sent_later(live_server, browser):
+    """The API unreachable (blocked here): the acta is kept on this device (issue 33,
+    static/js/offline-queue.js) and sent once when the API answers again; the form is ready for
+    the next table meanwhile."""
     sim = new_tournament(4, seed=46)
     round_ = publish_next_round(sim)
     match = playing(round_)[0]
@@ -210,11 +212,18 @@ def test_with_no_answer_from_the_api_the_plain_form_is_sent(live_server, browser
         browser.switch_to.active_element.send_keys("3")
         wait_focus(browser, "games_b")
         browser.switch_to.active_element.send_keys("0" + Keys.ENTER)
-        WebDriverWait(browser, 10).until(lambda d: "?ronda=1" in d.current_url)
-        message = browser.find_element(By.CSS_SELECTOR, ".messages .msg").text
-        assert f"Mesa {match.table_number}: {match.pair_a} 3–0 {match.pair_b}. Anotado (versión 1)." == message
+        WebDriverWait(browser, 10).until(
+            lambda d: (
+                f"Mesa {match.table_number}: sin conexión, guardada en este dispositivo"
+                in d.find_element(By.ID, "entry-feedback").text
+            )
+        )
+        wait_focus(browser, "table")
+        assert not match.submissions.exists()
     finally:
         browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    browser.execute_script("return window.TorneoQueue.flush()")  # as the queue does by itself
+    WebDriverWait(browser, 10).until(lambda d: d.execute_script("return window.TorneoQueue.pending()") == 0)
     match.refresh_from_db()
     assert (match.games_a, match.games_b, match.submissions.get().source) == (3, 0, "control")
 
