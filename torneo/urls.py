@@ -9,7 +9,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from torneo.ratelimit import limit_login
-from torneo.views import accounts, audit, registrations, rounds, terminals, tournaments
+from torneo.views import accounts, audit, offline, registrations, rounds, terminals, tournaments
 from torneo.views.health import health_view
 from torneo.views.language import language_set
 
@@ -90,6 +90,10 @@ urlpatterns = [
     path("api/v1/", include("torneo.api.urls")),
     # The site's health (database, broker, beat) for the venue's laptop and a load balancer.
     path("salud/", health_view, name="health"),
+    # When the venue's Wi-Fi fails (issue 33): the service worker, from the root so that its scope is
+    # every page, and the page it shows for a page never opened on that phone (torneo/views/offline.py).
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("sin-conexion/", offline.offline_page, name="offline"),
     path("admin/login/", limit_login(admin.site.login)),  # before admin.site.urls, which has its own
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,155 @@
+// The service worker (issue 33, «when the venue's Wi-Fi fails»): served from /sw.js by
+// torneo/views/offline.py, which writes in the version and the app shell below, so that its scope
+// is the whole site and a change of the site's static files is a new worker the phones install.
+//
+// - Install: the app shell (the CSS and JS the pages load, the offline page) is kept.
+// - Navigations (GET): network first; past TIMEOUT_MS the last copy kept of the page is shown (and
+//   the network's answer, when it comes, is kept for next time); without network, the last copy,
+//   or the offline page. A copy is kept of the public pages only: a 200 in HTML, not
+//   «Cache-Control: private/no-store», never rendered for someone signed in (base.html marks
+//   those pages: data-private-page), without a form's token, and never the staff's, the
+//   accounts', the pairs' links, the admin, the API. A copy is served with
+//   <meta name="offline-copy" content="when it was kept"> so that static/js/sw-register.js says
+//   «Sin conexión: copia de hace N min».
+// - Static files: cache first. The API (live.json, the writes) and every other request: network
+//   only (the pages' scripts cope with a lost connection themselves), and never a POST.
+const VERSION = "dev";
+const PRECACHE = [];
+const OFFLINE_URL = "/sin-conexion/";
+const STATIC_URL = "/static/";
+
+const SHELL = "torneo-shell-" + VERSION;
+const PAGES = "torneo-pages";
+const MAX_PAGES = 60;
+const TIMEOUT_MS = 4000;
+const STORED = "X-Stored-At";
+const TITLE = "X-Title";
+// Pages never kept: the staff's (gestion/), accounts and sign-in (cuenta/), the pairs' private
+// links (tarjeta/), the venue's check-in (presente/), the admin, the API, the language form.
+const NEVER_AT_ROOT = /^\/(api|admin|gestion|cuenta|i18n|salud|sw\.js)(\/|$)/;
+const NEVER_ANYWHERE = /\/(gestion|cuenta|tarjeta|presente)(\/|$)/;
+const PRIVATE_MARK = "data-private-page";
+const FORM_TOKEN = "csrfmiddlewaretoken";
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(SHELL)
+      .then((cache) => cache.addAll(PRECACHE.map((url) => new Request(url, { cache: "reload" }))))
+      .then(() => self.skipWaiting())
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => Promise.all(names.filter((n) => n.startsWith("torneo-shell-") && n !== SHELL).map((n) => caches.delete(n))))
+      .then(() => self.clients.claim())
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    event.respondWith(navigate(event, url));
+  } else if (url.pathname.startsWith(STATIC_URL)) {
+    event.respondWith(staticFile(request));
+  }
+  // Anything else (the API, live.json, a page's own fetches): the browser goes to the network.
+});
+
+function keepable(url) {
+  return !(NEVER_AT_ROOT.test(url.pathname) || NEVER_ANYWHERE.test(url.pathname) || url.pathname === OFFLINE_URL);
+}
+
+async function navigate(event, url) {
+  const keep = keepable(url);
+  const network = fetch(event.request);
+  // Kept whatever answers first: a copy taken before the page reads the body.
+  event.waitUntil(network.then((response) => (keep ? store(url, response.clone()) : null)).catch(() => null));
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, TIMEOUT_MS, null);
+  });
+  try {
+    const first = await Promise.race([network, late]);
+    clearTimeout(timer);
+    if (first === null) {
+      const copy = keep ? await cachedCopy(url) : null;
+      return copy || (await network);
+    }
+    if ([502, 503, 504].includes(first.status) && keep) {
+      return (await cachedCopy(url)) || first; // the server behind the proxy is unreachable
+    }
+    return first;
+  } catch (e) {
+    clearTimeout(timer);
+    return (keep && (await cachedCopy(url))) || (await offlinePage());
+  }
+}
+
+async function store(url, response) {
+  if (response.status !== 200 || response.type !== "basic") return;
+  const type = response.headers.get("Content-Type") || "";
+  const control = (response.headers.get("Cache-Control") || "").toLowerCase();
+  if (!type.includes("text/html") || /private|no-store/.test(control)) return;
+  const html = await response.text();
+  if (html.includes(PRIVATE_MARK) || html.includes(FORM_TOKEN)) return;
+  const title = (html.match(/<title>([^<]*)<\/title>/i) || [null, ""])[1].trim();
+  const copy = new Response(html, {
+    headers: { "Content-Type": type, [STORED]: new Date().toISOString(), [TITLE]: encodeURIComponent(title) },
+  });
+  const cache = await caches.open(PAGES);
+  const key = url.href.split("#")[0];
+  await cache.delete(key); // stored again: the newest of the cache (the oldest go first)
+  await cache.put(key, copy);
+  const keys = await cache.keys();
+  for (const old of keys.slice(0, Math.max(0, keys.length - MAX_PAGES))) await cache.delete(old);
+}
+
+async function cachedCopy(url) {
+  const cache = await caches.open(PAGES);
+  const kept = await cache.match(url.href.split("#")[0], { ignoreVary: true });
+  if (!kept) return null;
+  const stored = kept.headers.get(STORED) || new Date().toISOString();
+  let html = await kept.text();
+  const meta = '<meta name="offline-copy" content="' + stored + '">';
+  html = /<\/head>/i.test(html) ? html.replace(/<\/head>/i, meta + "</head>") : meta + html;
+  // A clock counts from the server's time in the page (static/js/clocks.js): the copy's, moved on
+  // by the copy's age, so that the offset it measures is the one measured when it was kept.
+  html = html.replace(
+    /(<script id="clock-data" type="application\/json">\{"server_now": ")([^"]*)(")/,
+    (all, before, then, after) => {
+      const at = Date.parse(then);
+      if (Number.isNaN(at)) return all;
+      return before + new Date(at + (Date.now() - Date.parse(stored))).toISOString() + after;
+    }
+  );
+  return new Response(html, {
+    headers: { "Content-Type": kept.headers.get("Content-Type") || "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
+
+async function offlinePage() {
+  const page = await caches.match(OFFLINE_URL, { ignoreVary: true });
+  if (page) return page;
+  return new Response("<!DOCTYPE html><meta charset=utf-8><title>Sin conexión</title><p>Sin conexión: esta página no se había abierto en este móvil.</p>", {
+    status: 503,
+    headers: { "Content-Type": "text/html; charset=utf-8" },
+  });
+}
+
+async function staticFile(request) {
+  const kept = await caches.match(request, { ignoreVary: true });
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok && response.type === "basic") {
+    const copy = response.clone();
+    caches.open(SHELL).then((cache) => cache.put(request, copy));
+  }
+  return response;
+}
