@@ -55,7 +55,10 @@ to the site and not to a tournament; the one-time account codes and links (torne
 torneo/services/accounts.py): their secrets are hashed with this site's SECRET_KEY, so they would not
 work on another site, and they live a day or a week; the pairs' private links and their terminal
 accounts (torneo.pairterminal, torneo/services/terminals.py): hashed the same way, and the mesa
-issues new tarjetas on the new site; the printables prepared (scoring.printjob):
+issues new tarjetas on the new site; the browsers' Web Push subscriptions
+(torneo.pushsubscription, torneo/push/): each is a device's, not the tournament's record (it names
+the tournament only as where it was turned on), and it is bound to this site's VAPID key, so a
+browser subscribes again on the new site; the printables prepared (scoring.printjob):
 PDFs derived from the rows above, made again on request.
 
 Import: the file is checked completely before anything is written, and a file that is not a

@@ -344,6 +344,14 @@ _SITE_HOST = next((h for h in ALLOWED_HOSTS if h and not h.startswith(".") and h
 SITE_URL = env.str(
     "SITE_URL", default=f"https://{_SITE_HOST}" if PRODUCTION and _SITE_HOST else "http://localhost:8000"
 ).rstrip("/")
+# Web Push (torneo/push/): the site's VAPID key pair. Empty: made on first use and kept under
+# VAR_DIR/vapid/ (private key 0600). VAPID_PRIVATE_KEY takes a PEM or the raw key in base64url;
+# VAPID_PUBLIC_KEY, when given, must be its public half. VAPID_SUBJECT (a mailto: or https:
+# address the push services may write to about this site): empty, mailto:DEFAULT_FROM_EMAIL when
+# set, else SITE_URL when https, else mailto: Django's default address.
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="")
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"

@@ -1,5 +1,7 @@
 """Celery tasks of the tournament app. Tasks fetch by id and call services; they stay thin."""
 
+from typing import Any
+
 from celery import shared_task
 
 from torneo.idempotency import idempotency_purge
@@ -24,3 +26,16 @@ def prerender_pages_task(tournament_id: int, pair_ids: list[int], shared: bool) 
 def idempotency_purge_task() -> int:
     """Hourly on beat: forget the API's Idempotency-Key answers past their keeping time."""
     return idempotency_purge()
+
+
+@shared_task(name="torneo.push_batch", bind=True, ignore_result=True, max_retries=5)
+def push_batch_task(self: Any, subscription_ids: list[int], data: str, ttl: int) -> int:
+    """Queued by torneo.push.send.push_send: one batch of Web Push notifications. The ones that
+    failed for a reason that may pass (408, 429, 5xx, network) are retried alone, after 1, 2, 4, 8
+    and 16 s; then given up."""
+    from torneo.push.send import MAX_RETRIES, push_batch
+
+    again = push_batch(subscription_ids, data, ttl)
+    if again and self.request.retries < MAX_RETRIES:
+        raise self.retry(args=(again, data, ttl), countdown=2**self.request.retries, max_retries=MAX_RETRIES)
+    return len(subscription_ids) - len(again)

@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.routers import SimpleRouter
 
 from torneo.api.access import TokenView
+from torneo.api.push import PushKeyView, PushSubscriptionsView
 from torneo.api.registrations import PairViewSet, PlayerViewSet, RegistrationViewSet
 from torneo.api.root import ROOT_NAME, ApiRootView
 from torneo.api.rounds import RoundViewSet
@@ -26,6 +27,8 @@ router.register(r"tournaments/(?P<tournament_slug>[-\w]+)/rounds", RoundViewSet,
 urlpatterns = [
     path("", ApiRootView.as_view(), name=ROOT_NAME),
     path("auth/token/", TokenView.as_view(), name="api_token"),
+    path("push/key/", PushKeyView.as_view(), name="push_key"),
+    path("push/subscriptions/", PushSubscriptionsView.as_view(), name="push_subscriptions"),
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api_schema"), name="api_docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api_schema"), name="api_redoc"),

@@ -1,8 +1,10 @@
 """Models of the tournament app, by subject: tournaments and registrations; rounds, draws, matches;
-one-time account codes and links; the pairs' private links (their terminals)."""
+one-time account codes and links; the pairs' private links (their terminals); the browsers'
+Web Push subscriptions."""
 
 from torneo.models.accounts import AccountToken
 from torneo.models.idempotency import IdempotentRequest
+from torneo.models.push import PushSubscription
 from torneo.models.rounds import Draw, Match, Round
 from torneo.models.terminals import PairTerminal
 from torneo.models.tournaments import (
@@ -26,6 +28,7 @@ __all__ = [
     "PairMember",
     "PairTerminal",
     "Player",
+    "PushSubscription",
     "Round",
     "Session",
     "Tournament",
