@@ -32,6 +32,41 @@ What it does, in order:
 
 Goals (README, *Speed*): 0 server errors and 0 results lost; at the human pace every public
 page's p95 within 5× the idle trivial page and result entry's p95 under 300 ms.
+
+``--mode players`` (issue 32, «the table in the players' hands»): the pairs report and confirm the
+results themselves, from their phones, without the mesa. Steps 1 to 3 as above; then:
+
+4. Every pair's tarjeta is issued **through the API**, as the mesa does (``POST
+   …/pairs/<n>/terminal/`` with the staff token): one private link per pair. Before any phone, a
+   second yardstick, for information: what a *signed-in* phone's requests cost on the idle server
+   (a tarjeta opened, live.json, the pair's page, the standings, the draw, the results), since the
+   anonymous visitors' whole pages kept gzipped (torneo/pagecache.py) are not for a session.
+5. ``--phones-per-pair`` phones per pair (2: 2,292 phones) open their pair's link over ``--arrive``
+   seconds (``GET /torneos/<slug>/tarjeta/<token>/``, the 303 not followed: each phone keeps its own
+   session cookie, and the csrftoken cookie its first page sets), read the page the 303 names, their
+   pair's page, and the stylesheet, then behave as the anonymous phones above, signed in: the
+   pair's first phone stays on its pair's page, the others on a page drawn as theirs are (half of
+   them their pair's page). ``--spectators`` adds anonymous phones as above (none by default).
+6. After ``--poll`` + ``--settle`` seconds of phones alone, over a window of ``--window`` seconds
+   (600: ten minutes), at a moment drawn for each table, one of its pairs (drawn) reports the result
+   from its first phone (``POST …/submissions/report/``: the partida's id read from its page's
+   «Anotar el resultado» link, session authentication with ``X-CSRFToken`` and ``Referer`` as the
+   page's script sends them). The rival pair's first phone sees it on its own page (its live.json
+   changes, it fetches the page again, as live.js does), checks the page shows what was reported and
+   confirms it (``POST …/submissions/<id>/confirm/``). The phase ends once every table is confirmed
+   (at the latest a minute, or six polls, after the window).
+7. Prints the same table per phase (``tarjeta``, ``report`` and ``confirm`` among the kinds), the
+   report's and the confirmation's figures over the whole run, the seconds from a report to its
+   signature, and reads every table back from the database: its result counts (confirmed), with
+   the games reported, entered by the reporting pair's terminal and signed by the rival's. Exits 1
+   on any error (5xx, any 4xx — nothing here is refused to a legitimate phone, 429 included — or no
+   answer), a table whose result does not count as reported, a page that did not show what was
+   reported, or a Celery worker that stopped. Not simulated, in either mode: the clock's own API,
+   which static/js/clocks.js asks every 15 s on a page with a running clock, and taps on the clock.
+
+Goals of this mode: 0 errors and 0 results lost; while the pairs report, every public page's p95
+within 5× the idle trivial page, and the report's and the confirmation's p95 under 300 ms. With
+``--quick``: 64 pairs (128 phones), 4 s of arrivals and a 20 s window.
 """
 
 from __future__ import annotations
@@ -40,6 +75,7 @@ import argparse
 import bisect
 import gzip
 import html
+import http.cookiejar
 import io
 import json
 import multiprocessing
@@ -54,6 +90,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from collections import Counter, defaultdict
@@ -70,10 +107,19 @@ SLUG = "gran-torneo"
 FIRST = ["Antonio", "Begoña", "Carmen", "Daniel", "Elena", "Fermín", "Gloria", "Hugo", "Inés", "Koldo"]
 LAST = ["Abad", "Barrios", "Cano", "Díaz", "Esteban", "Font", "Garrido", "Herrero", "Ibarra", "Juárez", "Larrea"]
 PUBLIC_KINDS = ("live", "standings", "round", "results", "pair", "static")
+# The mesas' requests (the default mode) and the players' own (--mode players): the tarjeta's link
+# opened, a pair's report of its table and the rival pair's confirmation.
+OTHER_KINDS = ("lookup", "result", "tarjeta", "report", "confirm")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument(
+        "--mode",
+        choices=("mesa", "players"),
+        default="mesa",
+        help="mesa: the mesas enter the results (default); players: each pair's phones report and confirm them",
+    )
     p.add_argument("--pairs", type=int, default=1146, help="pairs (default 1146: Bilbao 2010)")
     p.add_argument("--phones", type=int, default=500, help="simulated phones (default 500)")
     p.add_argument("--poll", type=float, default=10.0, help="seconds between a phone's polls (live.js: 10)")
@@ -81,6 +127,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--mesa-interval", type=float, default=2.0, help="seconds between a mesa's results (default 2)")
     p.add_argument("--writers", type=int, default=12, help="writers flat out (default 12)")
     p.add_argument("--settle", type=float, default=15.0, help="seconds of phones alone before each phase")
+    p.add_argument(
+        "--phones-per-pair", type=int, default=2, help="--mode players: signed-in phones per pair (default 2)"
+    )
+    p.add_argument(
+        "--spectators", type=int, default=0, help="--mode players: anonymous phones besides the pairs' (default 0)"
+    )
+    p.add_argument(
+        "--arrive", type=float, default=60.0, help="--mode players: seconds over which the phones open their links"
+    )
+    p.add_argument(
+        "--window", type=float, default=600.0, help="--mode players: seconds over which the tables report (default 600)"
+    )
     p.add_argument(
         "--phone-processes",
         type=int,
@@ -100,7 +158,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--worker-nice", type=int, default=0, help="the Celery worker's niceness (default 0)")
     p.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE", help="for the servers")
-    p.add_argument("--quick", action="store_true", help="a small run: 64 pairs, 40 phones, 2 s polls")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small run: 64 pairs, 40 phones (--mode players: 2 a pair, a 20 s window), 2 s polls",
+    )
     p.add_argument("--json", type=Path, help="also write the figures here, as JSON")
     p.add_argument("--keep", action="store_true", help="keep the temporary directory")
     p.add_argument("--seed", type=int, default=2010)
@@ -108,6 +170,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.quick:
         args.pairs, args.phones, args.poll, args.settle, args.mesa_interval = 64, 40, 2.0, 3.0, 0.3
         args.phone_processes, args.idle_requests = min(args.phone_processes, 2), 200
+        args.arrive, args.window = min(args.arrive, 4.0), min(args.window, 20.0)
+    if args.phones_per_pair < 1:
+        p.error("--phones-per-pair: at least 1 (the pair's first phone reports and confirms)")
     # contention.start_servers reads these.
     args.no_celery, args.keep_rate_limits = False, True
     return args
@@ -432,6 +497,344 @@ def lost_results(world: dict[str, Any], entered: list[Entered]) -> list[str]:
     return problems
 
 
+# --- the players' phones (--mode players) -----------------------------------------------------------
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect is an answer of its own: the tarjeta's 303 is timed alone, and the phone asks for
+    the page it names as the next request (as a browser does, with the cookies just set)."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+class Browser:
+    """One phone's browser: its cookies (the session the tarjeta opened, the CSRF token, the device
+    cookie), gzip taken, redirects not followed."""
+
+    def __init__(self) -> None:
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect())
+
+    def fetch(
+        self, url: str, *, method: str = "GET", data: bytes | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes, str, Any]:
+        sent = {"Accept": "application/json, text/html", "Accept-Encoding": "gzip", **(headers or {})}
+        if data is not None:
+            sent.setdefault("Content-Type", "application/json")
+        request = urllib.request.Request(url, data=data, headers=sent, method=method)
+        try:
+            with self.opener.open(request, timeout=120) as response:
+                return response.status, response.read(), response.headers.get("Content-Encoding", ""), response.headers
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read(), exc.headers.get("Content-Encoding", ""), exc.headers
+        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+            return 0, b"", "", None
+
+    def timed(self, rec: Recorder, kind: str, url: str, **kwargs: Any) -> tuple[int, bytes, Any]:
+        """A request timed until its last byte arrived; the body decoded, the answer's headers."""
+        start = time.perf_counter()
+        status, body, encoding, headers = self.fetch(url, **kwargs)
+        rec.add(kind, status, time.perf_counter() - start)
+        return status, decoded(body, encoding), headers
+
+    def cookie(self, name: str) -> str:
+        return next((c.value or "" for c in self.jar if c.name == name), "")
+
+
+@dataclass(frozen=True)
+class Duty:
+    """What a pair's first phone does at its table: report the result at ``report_at`` (a moment of
+    CLOCK_MONOTONIC, the same in every process), or, the rival pair's (``report_at`` None), confirm
+    it once its page shows it."""
+
+    table: int
+    match: int  # the partida's id, as the API's results list says (the phone reads it from its page)
+    side: str  # "a" or "b": this pair in the partida
+    games: tuple[int, int]  # games_a, games_b: what is reported
+    report_at: float | None
+
+
+@dataclass(frozen=True)
+class Done:
+    """A duty done (or not): the report's or the confirmation's answer, what it names, when."""
+
+    kind: str  # "report", "confirm", or "problem" (what the phone saw was not what was reported)
+    table: int
+    status: int
+    submission: int | None
+    at: float
+    detail: str = ""
+
+
+REPORT_LINK = re.compile(rb"/partidas/(\d+)/anotar/")
+CONFIRM_CARD = re.compile(rb'id="confirmar-(\d+)".*?mesa (\d+)\s*:\s*(\d+)-(\d+)', re.DOTALL)
+
+
+def issue_links(base: str, world: dict[str, Any]) -> dict[int, str]:
+    """Every pair's tarjeta through the API, as the mesa does (``POST …/pairs/<n>/terminal/``, the
+    staff token): the link's path by pair (the link names the site's SITE_URL, not this server)."""
+    api, token = f"{base}/api/v1/tournaments/{world['slug']}", world["token"]
+
+    def one(number: int) -> tuple[int, str]:
+        status, body = call(f"{api}/pairs/{number}/terminal/", method="POST", data=b"", token=token)
+        if status != 201:
+            raise SystemExit(f"tarjeta de la pareja {number}: {status} {body[:400]!r}")
+        return number, urllib.parse.urlsplit(json.loads(body)["url"]).path
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return dict(pool.map(one, range(1, world["pairs"] + 1)))
+
+
+def signed_in_yardstick(base: str, world: dict[str, Any], rec: Recorder, requests: int) -> None:
+    """What a signed-in phone's requests cost on the idle server (no other phone yet), in bursts as
+    the idle yardstick's: pair 1's tarjeta opened by new phones (5 a burst), and one phone signed in
+    with it reading its live.json and its pair's page (40 each a burst) and the standings, the
+    round's draw and the results (5 each). Anonymous visitors get whole pages kept gzipped; a
+    session goes through the view (torneo/pagecache.py)."""
+    rec.mark("idle_in")
+    slug = world["slug"]
+    browser = Browser()
+    browser.fetch(base + world["links"][1])
+    pages = {
+        "standings": f"{base}/torneos/{slug}/clasificacion/",
+        "round": f"{base}/torneos/{slug}/rondas/{world['round']}/",
+        "results": f"{base}/torneos/{slug}/resultados/",
+    }
+    for burst in range(max(1, requests // 100)):
+        if burst:
+            time.sleep(2.0)
+        for _ in range(5):
+            Browser().timed(rec, "tarjeta", base + world["links"][1])
+        for _ in range(40):
+            browser.timed(rec, "live", f"{base}/torneos/{slug}/live.json?pareja=1")
+            browser.timed(rec, "pair", f"{base}/torneos/{slug}/parejas/1/ficha/")
+        for kind, url in pages.items():
+            for _ in range(5):
+                browser.timed(rec, kind, url)
+
+
+def plan_duties(
+    world: dict[str, Any], draw: list[dict[str, Any]], start: float, window: float, seed: int
+) -> dict[int, Duty]:
+    """For each table, one of its pairs (drawn at random) reports a result at a moment drawn in
+    ``window`` seconds from ``start``; the other pair confirms it. By pair number."""
+    rng = random.Random(f"informes-{seed}")
+    target = world["games_to_win"]
+    duties: dict[int, Duty] = {}
+    for m in draw:
+        if m["pair_b"] is None or m["table"] is None:
+            continue  # an exenta: nothing to report
+        loser = rng.randrange(target)
+        games = (target, loser) if rng.random() < 0.5 else (loser, target)
+        at = start + rng.uniform(0, window)
+        reporter = rng.choice("ab")
+        for side in "ab":
+            number = m[f"pair_{side}"]["number"]
+            duties[number] = Duty(m["table"], m["id"], side, games, at if side == reporter else None)
+    return duties
+
+
+def player_phone(
+    base: str,
+    world: dict[str, Any],
+    index: int,
+    rec: Recorder,
+    stop: threading.Event,
+    poll: float,
+    done: list[Done],
+    settled: Any,
+) -> None:
+    """A pair's phone (``index // per_pair + 1``): opens the pair's tarjeta (its link, the 303 not
+    followed: the session cookie kept), reads its pair's page (the page the 303 names) and the
+    stylesheet, then stays on a page as the anonymous phones do (``phone``): the pair's first phone
+    on its pair's page, the others on one drawn as theirs are. The first phone also does its pair's
+    duty: at its moment, reports the table's result (the partida's id from its page's «Anotar el
+    resultado» link, the CSRF token from its cookie, ``X-CSRFToken`` and ``Referer`` as the page's
+    script sends them); or, the rival's, confirms the result once its page shows it to be confirmed,
+    having checked that the page shows what was reported."""
+    per_pair = world["per_pair"]
+    pair, first = index // per_pair + 1, index % per_pair == 0
+    duty = world["duties"].get(pair) if first else None
+    rng = random.Random(f"jugador-{index}")
+    slug, browser = world["slug"], Browser()
+    own = f"{base}/torneos/{slug}/parejas/{pair}/ficha/"
+    api = f"{base}/api/v1/tournaments/{slug}/submissions"
+    stop.wait(max(0.0, world["phones_from"] + rng.random() * world["arrive"] - time.monotonic()))
+    if stop.is_set():
+        return
+    status, _, headers = browser.timed(rec, "tarjeta", base + world["links"][pair])
+    home = urllib.parse.urljoin(base + "/", headers["Location"]) if status == 303 and headers is not None else own
+    if home != own:
+        done.append(
+            Done("problem", duty.table if duty else 0, status, None, time.monotonic(), f"el enlace lleva a {home}")
+        )
+    status, body, _ = browser.timed(rec, "pair", own)
+    seen = REPORT_LINK.search(body) if status == 200 else None
+    match_id = int(seen.group(1)) if seen else None
+    live, version = live_of(base, status, body)
+    browser.timed(rec, "static", f"{base}/static/css/site.css")
+    kind, url = "pair", own
+    if not first:
+        pages = {
+            "pair": own,
+            "standings": f"{base}/torneos/{slug}/clasificacion/",
+            "round": f"{base}/torneos/{slug}/rondas/{world['round']}/",
+            "results": f"{base}/torneos/{slug}/resultados/",
+        }
+        kind = rng.choices(list(pages), weights=[50, 20, 20, 10])[0]
+        url = pages[kind]
+        if kind != "pair":
+            status, body, _ = browser.timed(rec, kind, url)
+            live, version = live_of(base, status, body)
+    confirmed: set[int] = set()
+
+    def settle() -> None:
+        with settled.get_lock():
+            settled.value += 1
+
+    def secured() -> dict[str, str]:
+        return {"X-CSRFToken": browser.cookie("csrftoken"), "Referer": own}
+
+    def confirm_what(page: bytes) -> None:
+        """The rival's first phone: the results its page asks it to confirm."""
+        if duty is None or duty.report_at is not None:
+            return
+        for found in CONFIRM_CARD.finditer(page):
+            pk, table, mine, theirs = (int(g) for g in found.groups())
+            if pk in confirmed:
+                continue
+            confirmed.add(pk)
+            expected = duty.games if duty.side == "a" else duty.games[::-1]
+            if (table, (mine, theirs)) != (duty.table, expected):
+                done.append(
+                    Done("problem", duty.table, 0, pk, time.monotonic(), f"la página muestra {found.group(0)!r}")
+                )
+                settle()
+                continue
+            answer, reply, _ = browser.timed(
+                rec, "confirm", f"{api}/{pk}/confirm/", method="POST", data=b"{}", headers=secured()
+            )
+            done.append(
+                Done("confirm", duty.table, answer, pk, time.monotonic(), "" if answer == 200 else str(reply[:300]))
+            )
+            settle()
+
+    def report() -> None:
+        nonlocal match_id
+        assert duty is not None
+        if match_id is None:  # its page did not load, or showed no partida: read it again
+            answer, page, _ = browser.timed(rec, "pair", own)
+            seen = REPORT_LINK.search(page) if answer == 200 else None
+            match_id = int(seen.group(1)) if seen else None
+        if match_id != duty.match:
+            done.append(Done("problem", duty.table, 0, None, time.monotonic(), f"partida {match_id} en su página"))
+        payload = {"match": match_id or duty.match, "games_a": duty.games[0], "games_b": duty.games[1]}
+        answer, reply, _ = browser.timed(
+            rec, "report", f"{api}/report/", method="POST", data=json.dumps(payload).encode(), headers=secured()
+        )
+        sub = json.loads(reply).get("id") if answer == 201 else None
+        done.append(
+            Done("report", duty.table, answer, sub, time.monotonic(), "" if answer == 201 else str(reply[:300]))
+        )
+        if answer != 201:
+            settle()  # nobody will confirm it
+
+    if kind == "pair" and status == 200:
+        confirm_what(body)
+    report_at = duty.report_at if duty is not None and duty.report_at is not None else float("inf")
+    next_poll = time.monotonic() + poll * rng.uniform(0.9, 1.1)
+    while not stop.is_set():
+        now = time.monotonic()
+        if now >= report_at:
+            report_at = float("inf")
+            report()
+            continue
+        if now >= next_poll:
+            next_poll = now + poll * rng.uniform(0.9, 1.1)
+            fresh = live is None
+            if not fresh:
+                answer, reply, _ = browser.timed(rec, "live", live)
+                fresh = answer == 200 and str(json.loads(reply)["version"]) != version
+            if fresh:
+                status, body, _ = browser.timed(rec, kind, url)
+                live, version = live_of(base, status, body)
+                if kind == "pair" and status == 200:
+                    confirm_what(body)
+            continue
+        stop.wait(max(0.0, min(next_poll, report_at) - now))
+
+
+def player_phone_process(
+    base: str,
+    world: dict[str, Any],
+    indices: list[int],
+    spectators: list[int],
+    poll: float,
+    stop: Any,
+    settled: Any,
+    out: Any,
+) -> None:
+    """One process of phones, the pairs' (``indices``) and anonymous ones (``spectators``, as in the
+    default mode). Sends back its hits and the duties done when ``stop`` is set."""
+    rec, halt, done = Recorder(), threading.Event(), []
+    threads = [
+        threading.Thread(target=player_phone, args=(base, world, i, rec, halt, poll, done, settled), daemon=True)
+        for i in indices
+    ]
+    threads += [threading.Thread(target=phone, args=(base, world, i, rec, halt, poll), daemon=True) for i in spectators]
+    for t in threads:
+        t.start()
+    stop.wait()
+    halt.set()
+    for t in threads:
+        t.join(timeout=130)
+    with rec.lock:
+        out.put(([(h.kind, h.status, h.seconds, h.at) for h in rec.hits], list(done)))
+
+
+def lost_reports(world: dict[str, Any], done: list[Done]) -> list[str]:
+    """Every table read back from the database: its result counts (confirmed), with the games its
+    pair reported, entered by the reporting pair's terminal and signed by the rival pair's."""
+    from django.db import connections
+
+    from scoring.models import ResultSubmission
+    from torneo.models import Match, PairTerminal
+
+    terminals = dict(
+        PairTerminal.objects.filter(pair__tournament__slug=world["slug"]).values_list("pair__number", "user_id")
+    )
+    reported = {d.table: d.submission for d in done if d.kind == "report" and d.status == 201}
+    by_table = {}
+    for number, duty in world["duties"].items():
+        by_table.setdefault(duty.table, {})[duty.report_at is not None] = (number, duty)
+    problems = []
+    matches = Match.objects.filter(round__tournament__slug=world["slug"], round__number=world["round"])
+    for match in matches.exclude(pair_b__isnull=True).order_by("table_number"):
+        (reporter, duty), (rival, _) = by_table[match.table_number][True], by_table[match.table_number][False]
+        counted = match.submissions.filter(status=ResultSubmission.Status.CONFIRMED).first()
+        where = f"mesa {match.table_number}"
+        if match.table_number not in reported:
+            stored = match.submissions.filter(source=ResultSubmission.Source.PLAYER).count()
+            problems.append(f"{where}: su pareja no recibió un 201 al anotarla (actas suyas en la base: {stored})")
+        elif counted is None:
+            problems.append(f"{where}: anotada (acta {reported[match.table_number]}), sin confirmar ({match.outcome})")
+        elif (
+            counted.pk != reported[match.table_number]
+            or (match.outcome, match.games_a, match.games_b) != (Match.Outcome.PLAYED, *duty.games)
+            or (counted.games_a, counted.games_b) != duty.games
+            or counted.version != match.result_version
+            or counted.source != ResultSubmission.Source.PLAYER
+            or (counted.submitted_by_id, counted.confirmed_by_id) != (terminals.get(reporter), terminals.get(rival))
+        ):
+            problems.append(
+                f"{where}: cuenta el acta {counted.pk} v{counted.version} {counted.games_a}-{counted.games_b} "
+                f"({counted.source}); se anotó el acta {reported[match.table_number]} {duty.games[0]}-{duty.games[1]}"
+            )
+    connections.close_all()
+    return problems
+
+
 # --- where the CPU went ------------------------------------------------------------------------------
 
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -508,6 +911,20 @@ class CpuMeter:
         return out
 
 
+def cpu_meter(servers: contention.Servers, procs: list[Any], facts: dict[str, Any]) -> CpuMeter:
+    """The web server, the Celery worker with beat, the load (this process and the phones'), PostgreSQL."""
+    web, celery = servers.processes[-1].pid, servers.processes[0].pid
+    return CpuMeter(
+        {
+            "web": lambda: tree_cpu_seconds(web),
+            "celery": lambda: tree_cpu_seconds(celery),
+            "load": lambda: sum(os.times()[:2]) + sum(tree_cpu_seconds(p.pid or 0) for p in procs),
+            **({"postgresql": lambda: named_cpu_seconds("postgres")} if facts["vendor"] == "postgresql" else {}),
+            "cpu_wait": cpu_wait_seconds,
+        }
+    )
+
+
 def worker_state(servers: contention.Servers) -> dict[str, Any]:
     """Whether the Celery worker with beat is still there at the end and ran the heartbeat lately
     (beat sends it every 10 s): a worker that stopped mid-run stops the clocks and the pages
@@ -540,7 +957,7 @@ def figures(hits: list[Hit], idle_p95: float) -> dict[str, Any]:
         mine = [h for h in hits if h.phase == phase]
         span = (max(h.at for h in mine) - min(h.at for h in mine)) or 1.0
         table: dict[str, Any] = {"seconds": round(span, 1), "requests_per_s": round(len(mine) / span, 1)}
-        for kind in (*PUBLIC_KINDS, "lookup", "result"):
+        for kind in (*PUBLIC_KINDS, *OTHER_KINDS):
             of_kind = [h for h in mine if h.kind == kind]
             if not of_kind:
                 continue
@@ -561,7 +978,7 @@ def figures(hits: list[Hit], idle_p95: float) -> dict[str, Any]:
 def print_table(name: str, table: dict[str, Any]) -> None:
     print(f"\n{name}: {table['seconds']} s, {table['requests_per_s']} peticiones/s")
     print(f"  {'tipo':10} {'n':>6} {'p50 ms':>9} {'p95 ms':>9} {'max ms':>9} {'p95/idle':>9}  errores")
-    for kind in (*PUBLIC_KINDS, "lookup", "result"):
+    for kind in (*PUBLIC_KINDS, *OTHER_KINDS):
         if kind in table:
             f = table[kind]
             print(
@@ -573,12 +990,33 @@ def print_table(name: str, table: dict[str, Any]) -> None:
 # --- the run ---------------------------------------------------------------------------------------
 
 
+def idle_yardstick(base: str, world: dict[str, Any], rec: Recorder, requests: int) -> float:
+    """The trivial page (live.json) on the idle server: the p95 the other pages are compared to."""
+    rec.mark("idle")
+    live = f"{base}/torneos/{world['slug']}/live.json"
+    # 1,000 requests back to back, in 10 bursts of 100 two seconds apart: 20 s, so that the
+    # window holds the server's own periodic work (beat's tick of every clock, every 5 s) in
+    # its share, as any window of the run does. 200 requests in one burst (0.3 s) measured a
+    # p95 of 0.9 to 2.0 ms from run to run, as a tick fell in it or not. (A lone request every
+    # 20 ms measures more, p50 2.0 ms, the server waking for each: not used, it would flatter.)
+    for burst in range(requests // 100):
+        if burst:
+            time.sleep(2.0)
+        for _ in range(100):
+            timed(rec, "live", live)
+    idle = [h.seconds for h in rec.hits if h.status == 200]
+    idle_p95 = pct(idle, 95)
+    print(f"Página trivial (live.json) con el servidor en reposo: p50 {pct(idle, 50) * 1000:.1f} ms, ", end="")
+    print(f"p95 {idle_p95 * 1000:.1f} ms")
+    return idle_p95
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     own_dir = tempfile.mkdtemp(prefix="torneo-event-")
     try:
-        return run(args, Path(own_dir))
+        return (run_players if args.mode == "players" else run)(args, Path(own_dir))
     finally:
         if args.keep:
             print(f"Directorio temporal conservado: {own_dir}")
@@ -611,22 +1049,7 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
         )
         world["games_to_win"] = games or 3
 
-        rec.mark("idle")
-        live = f"{servers.url}/torneos/{world['slug']}/live.json"
-        # 1,000 requests back to back, in 10 bursts of 100 two seconds apart: 20 s, so that the
-        # window holds the server's own periodic work (beat's tick of every clock, every 5 s) in
-        # its share, as any window of the run does. 200 requests in one burst (0.3 s) measured a
-        # p95 of 0.9 to 2.0 ms from run to run, as a tick fell in it or not. (A lone request every
-        # 20 ms measures more, p50 2.0 ms, the server waking for each: not used, it would flatter.)
-        for burst in range(args.idle_requests // 100):
-            if burst:
-                time.sleep(2.0)
-            for _ in range(100):
-                timed(rec, "live", live)
-        idle = [h.seconds for h in rec.hits if h.status == 200]
-        idle_p95 = pct(idle, 95)
-        print(f"Página trivial (live.json) con el servidor en reposo: p50 {pct(idle, 50) * 1000:.1f} ms, ", end="")
-        print(f"p95 {idle_p95 * 1000:.1f} ms")
+        idle_p95 = idle_yardstick(servers.url, world, rec, args.idle_requests)
 
         context = multiprocessing.get_context("fork")
         stop, out = context.Event(), context.Queue()
@@ -640,16 +1063,7 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
         ]
         for proc in procs:
             proc.start()
-        web, celery = servers.processes[-1].pid, servers.processes[0].pid
-        cpu = CpuMeter(
-            {
-                "web": lambda: tree_cpu_seconds(web),
-                "celery": lambda: tree_cpu_seconds(celery),
-                "load": lambda: sum(os.times()[:2]) + sum(tree_cpu_seconds(p.pid or 0) for p in procs),
-                **({"postgresql": lambda: named_cpu_seconds("postgres")} if facts["vendor"] == "postgresql" else {}),
-                "cpu_wait": cpu_wait_seconds,
-            }
-        )
+        cpu = cpu_meter(servers, procs, facts)
         for phase, action in (
             ("phones", lambda: time.sleep(args.poll + args.settle)),
             ("human", lambda: entered.extend(human_pace(servers.url, world, rec, args.mesas, args.mesa_interval))),
@@ -712,6 +1126,174 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
         }
         args.json.write_text(json.dumps(report, indent=1, ensure_ascii=False))
     return 1 if server_errors or problems or not worker["ok"] else 0
+
+
+def run_players(args: argparse.Namespace, own_dir: Path) -> int:
+    """--mode players: the pairs' phones, signed in with their tarjetas, report and confirm every
+    table's result (the module's docstring)."""
+    var_dir = own_dir / "var"
+    var_dir.mkdir()
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{own_dir / 'event.sqlite3'}")
+    contention.setup_django(var_dir)
+    facts = contention.database_facts()
+    print(f"Base de datos: {json.dumps(facts, ensure_ascii=False)}")
+    world = prepare_database(args.pairs)
+    servers = contention.start_servers(args, var_dir)
+    rec = Recorder()
+    stop: Any = None
+    worker: dict[str, Any] = {"ok": False}
+    done: list[Done] = []
+    report: dict[str, Any] = {"database": facts, "args": {k: str(v) for k, v in vars(args).items()}}
+    phones = args.pairs * args.phones_per_pair
+    try:
+        t0 = time.perf_counter()
+        world = build_through_the_site(servers.url, world, args.pairs, args.seed)
+        world["pairs"], world["per_pair"], world["arrive"] = args.pairs, args.phones_per_pair, args.arrive
+        api = f"{servers.url}/api/v1/tournaments/{world['slug']}"
+        world["games_to_win"] = api_json(f"{api}/", world["token"], method="GET").get("games_to_win") or 3
+        t1 = time.perf_counter()
+        world["links"] = issue_links(servers.url, world)
+        world["timings"]["links_s"] = time.perf_counter() - t1
+        print(f"Torneo construido por la web en {time.perf_counter() - t0:.1f} s: {args.pairs} parejas, ", end="")
+        print(f"{len(world['tables'])} mesas, {len(world['links'])} tarjetas · ", end="")
+        print(json.dumps({k: round(v, 1) for k, v in world["timings"].items()}))
+        draw = api_json(f"{api}/results/?round={world['round']}", world["token"], method="GET")
+
+        idle_p95 = idle_yardstick(servers.url, world, rec, args.idle_requests)
+        signed_in_yardstick(servers.url, world, rec, args.idle_requests)
+
+        world["phones_from"] = time.monotonic() + 2.0  # the processes are up by then
+        reports_from = world["phones_from"] + args.arrive + args.poll + args.settle
+        world["duties"] = plan_duties(world, draw, reports_from, args.window, args.seed)
+        tables = len({d.table for d in world["duties"].values()})
+        context = multiprocessing.get_context("fork")
+        stop, out, settled = context.Event(), context.Queue(), context.Value("i", 0)
+        spectators = [phones + i for i in range(args.spectators)]  # the anonymous phones' indices: their own
+        procs = [
+            context.Process(
+                target=player_phone_process,
+                args=(
+                    servers.url,
+                    world,
+                    list(range(phones))[k :: args.phone_processes],
+                    spectators[k :: args.phone_processes],
+                    args.poll,
+                    stop,
+                    settled,
+                    out,
+                ),
+                daemon=True,
+            )
+            for k in range(args.phone_processes)
+        ]
+        for proc in procs:
+            proc.start()
+        cpu = cpu_meter(servers, procs, facts)
+
+        def until(moment: float) -> None:
+            time.sleep(max(0.0, moment - time.monotonic()))
+
+        def reports() -> None:
+            """The window, then until every table is settled (confirmed, or failed) or long after."""
+            until(reports_from + args.window)
+            deadline = time.monotonic() + max(60.0, 6 * args.poll)
+            while settled.value < tables and time.monotonic() < deadline:
+                time.sleep(0.5)
+
+        for phase, action in (
+            ("arrive", lambda: until(world["phones_from"] + args.arrive)),
+            ("phones", lambda: until(reports_from)),
+            ("reports", reports),
+            ("after", lambda: time.sleep(args.poll)),
+        ):
+            rec.mark(phase)
+            cpu.read(phase)
+            action()
+        cpu.read("end")
+        stop.set()
+        for _ in procs:
+            hits, theirs = out.get(timeout=180)
+            rec.hits.extend(Hit(kind, "", status, seconds, at) for kind, status, seconds, at in hits)
+            done.extend(theirs)
+        for proc in procs:
+            proc.join(timeout=10)
+        worker = worker_state(servers)
+    finally:
+        if stop is not None:
+            stop.set()
+        servers.stop()
+    lost = lost_reports(world, done)
+    hits = rec.phased(rec.hits)
+    table = figures(hits, idle_p95)
+    shares = cpu.shares()
+    print_table("Con sesión (la tarjeta de la pareja 1), con el servidor en reposo", table["idle_in"])
+    for name, label in (
+        ("arrive", f"Los móviles abren sus tarjetas ({phones} móviles de {args.pairs} parejas)"),
+        ("phones", "Solo los móviles"),
+        ("reports", f"Las parejas anotan y confirman ({tables} mesas en {args.window:g} s)"),
+        ("after", "Después"),
+    ):
+        if name in table:
+            print_table(label, table[name])
+            cores = dict(shares.get(name, {}))
+            wait = cores.pop("cpu_wait", None)
+            print(f"  CPU (% de un núcleo; la máquina tiene {os.cpu_count()}): {cores}")
+            print(f"  Tiempo con algún proceso esperando un núcleo (/proc/pressure/cpu): {wait} %")
+    # Every answer that is not a success nor the tarjeta's redirect is an error: nothing here is refused.
+    errors = [h for h in hits if h.status == 0 or h.status >= 400]
+    problems = [d for d in done if d.kind == "problem" or (d.kind != "problem" and d.status not in (200, 201))]
+    reported = {d.table: d.at for d in done if d.kind == "report" and d.status == 201}
+    signed = [d.at - reported[d.table] for d in done if d.kind == "confirm" and d.status == 200 and d.table in reported]
+    ends = {kind: [h for h in hits if h.kind == kind] for kind in ("report", "confirm")}
+    duty_figures = {
+        kind: {
+            "count": len(mine),
+            "p50_ms": round(pct([h.seconds for h in mine], 50) * 1000, 1),
+            "p95_ms": round(pct([h.seconds for h in mine], 95) * 1000, 1),
+            "max_ms": round(max((h.seconds for h in mine), default=0) * 1000, 1),
+            "errors": dict(Counter(str(h.status) for h in mine if h.status not in (200, 201))),
+        }
+        for kind, mine in ends.items()
+    }
+    for kind, f in duty_figures.items():
+        print(f"\n{kind} (toda la ejecución): n {f['count']}, p50 {f['p50_ms']} ms, p95 {f['p95_ms']} ms, ", end="")
+        print(f"max {f['max_ms']} ms, errores {f['errors'] or '-'}")
+    print(f"Del informe a la firma de la otra pareja: p50 {pct(signed, 50):.1f} s, p95 {pct(signed, 95):.1f} s")
+    print(f"\nMesas anotadas: {len(reported)} de {tables}; confirmadas: {len(signed)}; ", end="")
+    print(f"leídas de la base de datos: {'todas cuentan' if not lost else f'{len(lost)} mal: {lost[:5]}'}")
+    print(f"Errores (5xx, 4xx o sin respuesta): {len(errors)} {dict(Counter((h.kind, h.status) for h in errors))}")
+    if problems:
+        seen = [(d.kind, d.table, d.status, d.detail) for d in problems[:5]]
+        print(f"Lo que vieron los móviles: {len(problems)} {seen}")
+    print(f"Worker de Celery con beat al final: {json.dumps(worker)}")
+    during = table.get("reports", {})
+    public_ok = all(during[k]["p95_ratio"] <= 5 for k in PUBLIC_KINDS if k in during)
+    duties_ok = all(duty_figures[k]["count"] and duty_figures[k]["p95_ms"] < 300 for k in ("report", "confirm"))
+    print(f"Objetivos mientras anotan: páginas p95 ≤ 5× reposo: {'sí' if public_ok else 'NO'}; ", end="")
+    print(f"anotar y confirmar p95 < 300 ms: {'sí' if duties_ok else 'NO'}")
+    if args.json:
+        report |= {
+            "mode": "players",
+            "phones": phones,
+            "tables": tables,
+            "idle_p95_ms": round(idle_p95 * 1000, 2),
+            "phases": table,
+            "duties": duty_figures,
+            "report_to_confirm_s": {"p50": round(pct(signed, 50), 1), "p95": round(pct(signed, 95), 1)},
+            "errors": len(errors),
+            "errors_by_kind": {f"{k} {s}": n for (k, s), n in Counter((h.kind, h.status) for h in errors).items()},
+            "problems": [vars(d) for d in problems],
+            "worker": worker,
+            "reported": len(reported),
+            "confirmed": len(signed),
+            "lost": lost,
+            "goals": {"public_p95_within_5x": public_ok, "report_confirm_p95_under_300ms": duties_ok},
+            "timings": world.get("timings", {}),
+            "cpu_percent_of_one_core": shares,
+            "statuses": dict(Counter(str(h.status) for h in hits)),
+        }
+        args.json.write_text(json.dumps(report, indent=1, ensure_ascii=False))
+    return 1 if errors or problems or lost or not worker["ok"] else 0
 
 
 if __name__ == "__main__":

@@ -67,9 +67,10 @@ def _rate_limit_cache(settings: object) -> None:
     }
     caches["ratelimit"].clear()
     caches["default"].clear()
-    from torneo.pagecache import recent_pages
+    from torneo.pagecache import recent_bodies, recent_pages
 
     recent_pages().clear()  # the whole pages this process served (torneo.pagecache.RecentPages)
+    recent_bodies().clear()  # and the page bodies it used
     # A page changed is rendered again at the next request (production waits a few seconds during
     # a burst: tests/torneo/test_pagecache.py tests that with its own setting).
     settings.PAGES_RENDER_EVERY_SECONDS = 0  # type: ignore[attr-defined]

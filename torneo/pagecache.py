@@ -23,15 +23,17 @@ share the cache (a file cache under var/ on one host, CACHE_URL=redis://… for 
 
 import gzip
 import re
+import struct
 import threading
 import time
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -124,34 +126,99 @@ def cached(key: str, stamp: str, build: Callable[[], T]) -> T:
     return cached_with_stamp(key, stamp, build)[1]
 
 
-def cached_body(key: str, stamp: str, template: str, context: Callable[[], dict[str, Any]]) -> tuple[bytes, str]:
-    """A page body rendered once per stamp, at most once every PAGES_RENDER_EVERY_SECONDS, kept as
-    UTF-8 bytes (never re-escaped or re-encoded), with the stamp it was rendered at (for
-    ``page_with_body``)."""
-    built, body = cached_with_stamp(
-        f"body:{key}:{template}",
-        stamp,
-        lambda: render_to_string(template, context()).encode(),
-        every=settings.PAGES_RENDER_EVERY_SECONDS,
-    )
-    return body, built
+@dataclass(frozen=True)
+class Body:
+    """A page body as kept (`cached_body`): its HTML as UTF-8 bytes (never re-escaped or
+    re-encoded), the stamp it was rendered at (for `page_with_body`), when it was rendered
+    (``time.time()``), and, for a large one, the same HTML deflated once when it was rendered (raw
+    deflate ended by a sync flush: `page_with_body` sends it inside a signed-in visitor's gzip)."""
+
+    html: bytes
+    stamp: str
+    at: float = 0.0
+    deflated: bytes | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.html) + len(self.deflated or b"")
 
 
-def page_with_body(
-    request: HttpRequest, template: str, context: dict[str, Any], body: tuple[bytes, str]
-) -> HttpResponse:
-    """Render the per-user page around the cached body (bytes, the stamp they were rendered at):
-    the template prints `{{ body }}` once, and `{{ live_version }}` is the version the body shows
-    (static/js/live.js compares it). The response keeps the stamp (``page_stamp``) for
-    `anonymous_page`."""
-    body, stamp = body
-    context = {**context, "body": mark_safe(_MARK), "live_version": stamp_version(stamp)}
+def cached_body(key: str, stamp: str, template: str, context: Callable[[], dict[str, Any]]) -> Body:
+    """A page body rendered once per stamp, at most once every PAGES_RENDER_EVERY_SECONDS (see
+    `cached_with_stamp`).
+
+    Each web process also keeps the bodies it used lately in memory (`recent_bodies`), under the
+    same rule: a signed-in phone's page (a pair's terminal on the round's draw, 900 KB of a 573-table
+    round) is rendered around a body read from memory, not unpickled from the shared cache at each
+    request."""
+    every = settings.PAGES_RENDER_EVERY_SECONDS
+    full_key = f"body:{key}:{template}"
+    recent, local = recent_bodies(), f"{full_key}:{get_language()}"
+    kept = recent.get(local)
+    if kept is not None and (kept.stamp == stamp or (not _AHEAD.get() and time.time() - kept.at < every)):
+        return kept
+
+    def build() -> tuple[bytes, float, bytes | None]:
+        html = render_to_string(template, context()).encode()
+        return html, time.time(), _deflated(html) if len(html) >= GZIP_FROM_BYTES else None
+
+    built, value = cached_with_stamp(full_key, stamp, build, every=every)
+    if isinstance(value, bytes):  # kept by an earlier version of this code
+        value = (value, 0.0, None)
+    body = Body(value[0], built, value[1], value[2])
+    recent.put(local, body)
+    return body
+
+
+def _deflated(html: bytes) -> bytes:
+    """Raw deflate ended by a sync flush (byte-aligned, not final): a piece that may stand between
+    others in one deflate stream (`gzip_around`)."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, -15)
+    return packer.compress(html) + packer.flush(zlib.Z_SYNC_FLUSH)
+
+
+def _stored(data: bytes, *, final: bool) -> bytes:
+    """``data`` as deflate's stored (uncompressed) blocks."""
+    packer = zlib.compressobj(0, zlib.DEFLATED, -15)
+    return packer.compress(data) + packer.flush(zlib.Z_FINISH if final else zlib.Z_SYNC_FLUSH)
+
+
+_GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # deflate, no name, no time, OS unknown
+
+
+def gzip_around(head: bytes, body: Body, tail: bytes) -> bytes:
+    """The gzip of ``head + body.html + tail`` with the body deflated once when it was rendered and
+    the frame around it *stored*: never compressed. The frame is the visitor's own (the CSRF token
+    of the «Salir» form, the address, the name): compressed with anything an attacker can put in a
+    page, its bytes could be guessed from the size of the answers (BREACH); stored, they give
+    nothing away, and the body, the same for everyone, holds nothing secret. So a signed-in phone
+    gets a 573-table round as 80 KB, not 900 KB, for the cost of a CRC."""
+    assert body.deflated is not None
+    crc = zlib.crc32(tail, zlib.crc32(body.html, zlib.crc32(head)))
+    size = len(head) + len(body.html) + len(tail)
+    trailer = struct.pack("<II", crc, size & 0xFFFFFFFF)
+    return b"".join((_GZIP_HEADER, _stored(head, final=False), body.deflated, _stored(tail, final=True), trailer))
+
+
+def page_with_body(request: HttpRequest, template: str, context: dict[str, Any], body: Body) -> HttpResponse:
+    """Render the per-user page around the cached body: the template prints `{{ body }}` once, and
+    `{{ live_version }}` is the version the body shows (static/js/live.js compares it). The response
+    keeps the stamp (``page_stamp``) and its plain HTML (``page_html``) for `anonymous_page`; a
+    browser that takes gzip gets a large body as it was deflated once (`gzip_around`)."""
+    context = {**context, "body": mark_safe(_MARK), "live_version": stamp_version(body.stamp)}
     html = render_to_string(template, context, request)
     head, mark, tail = html.partition(_MARK)
     if not mark:
         raise ValueError(f"{template} does not print {{{{ body }}}}")
-    response = HttpResponse(b"".join((head.encode(), body, tail.encode())))
-    response.page_stamp = stamp  # type: ignore[attr-defined]
+    parts = (head.encode(), body.html, tail.encode())
+    if body.deflated is not None and _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+        response = HttpResponse(gzip_around(parts[0], body, parts[2]))
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(b"".join(parts))
+    patch_vary_headers(response, ("Accept-Encoding",))
+    response.page_stamp = body.stamp  # type: ignore[attr-defined]
+    response.page_html = parts  # type: ignore[attr-defined]
     return response
 
 
@@ -344,7 +411,15 @@ class Page:
         return len(self.content or b"") + len(self.gzipped or b"")
 
 
-class RecentPages:
+class _Sized(Protocol):
+    @property
+    def size(self) -> int: ...
+
+
+E = TypeVar("E", bound=_Sized)
+
+
+class RecentPages(Generic[E]):
     """The whole pages this process served lately, by key, each with the stamp it shows: a request
     whose page has that stamp still is answered from memory, without reading the shared cache
     (a file, or Redis) and unpickling a 1,146-pair page at every request. The stamp says whether a
@@ -353,18 +428,18 @@ class RecentPages:
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
-        self._pages: OrderedDict[str, Page] = OrderedDict()
+        self._pages: OrderedDict[str, E] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
 
-    def get(self, key: str) -> "Page | None":
+    def get(self, key: str) -> E | None:
         with self._lock:
             entry = self._pages.get(key)
             if entry is not None:
                 self._pages.move_to_end(key)
             return entry
 
-    def put(self, key: str, entry: "Page") -> None:
+    def put(self, key: str, entry: E) -> None:
         if entry.size > self.budget:
             return
         with self._lock:
@@ -387,16 +462,26 @@ class RecentPages:
         return self._size
 
 
-_recent = RecentPages(0)
+_recent: RecentPages[Page] = RecentPages(0)
+_recent_bodies: RecentPages[Body] = RecentPages(0)
 
 
-def recent_pages() -> RecentPages:
+def recent_pages() -> RecentPages[Page]:
     """This process's `RecentPages`, of PAGES_RECENT_BYTES (0: none kept)."""
+    return _budgeted(_recent)
+
+
+def recent_bodies() -> RecentPages[Body]:
+    """This process's page bodies used lately (`cached_body`), of PAGES_RECENT_BYTES too (0: none)."""
+    return _budgeted(_recent_bodies)
+
+
+def _budgeted(recent: RecentPages[E]) -> RecentPages[E]:
     budget = settings.PAGES_RECENT_BYTES
-    if _recent.budget != budget:
-        _recent.budget = budget
-        _recent.clear()
-    return _recent
+    if recent.budget != budget:
+        recent.budget = budget
+        recent.clear()
+    return recent
 
 
 View = Callable[..., HttpResponse]
@@ -443,12 +528,13 @@ def anonymous_page(
                     return _served(request, entry)
             response = view(request, slug, **kwargs)
             built = getattr(response, "page_stamp", None)
+            html = b"".join(getattr(response, "page_html", ())) or response.content
             # A page with a form that needs a token is the visitor's own: never kept whole.
             whole = response.status_code == 200 and built is not None and not response.cookies
-            if whole and b"csrfmiddlewaretoken" not in response.content:
+            if whole and b"csrfmiddlewaretoken" not in html:
                 today = _today()
                 if (entry is not None and entry.counted == today) or _counted(state.pk, today):
-                    entry = Page.of(built, response.content, counted=today)
+                    entry = Page.of(built, html, counted=today)
                     cache.set(key, entry, TTL)
                     if built == expected:
                         recent.put(key, entry)

@@ -646,3 +646,43 @@ def test_a_tournament_keeps_at_most_its_bound_of_pages_and_serves_the_rest(state
     assert len(_kept_pages()) == 3
     assert Client().get(f"/torneos/{other.tournament.slug}/clasificacion/").status_code == 200
     assert len(_kept_pages()) == 4  # another tournament's pages have their own bound
+
+
+_TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def test_a_signed_in_phone_gets_a_large_page_gzipped_with_its_own_frame_never_compressed(state_kept, monkeypatch):
+    """issue 32: a pair's phone signed in reads the round's draw, 900 KB of a 573-table round. Its
+    body, the same for everyone, goes deflated once when rendered; the frame around it (the «Salir»
+    form's CSRF token, the address, the name) is sent stored, never compressed (BREACH), and the
+    body comes from the process's memory, not from the shared cache, at each request."""
+    sim = new_tournament(40)
+    round_ = sim.play_round()
+    url = f"/torneos/{sim.tournament.slug}/rondas/{round_.number}/"
+    phone = Client(HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    phone.force_login(sim.organizer)
+    plain = phone.get(url, HTTP_ACCEPT_ENCODING="identity")
+    assert "Content-Encoding" not in plain and "Accept-Encoding" in plain["Vary"]
+    read = []
+    shared = caches["default"]
+    real_get = shared.get
+    monkeypatch.setattr(shared, "get", lambda key, *a, **k: read.append(key) or real_get(key, *a, **k))
+    packed = phone.get(url)
+    assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+    assert not [key for key in read if key.startswith("body:")]  # the body came from memory
+    pagecache.recent_bodies().clear()  # (a process that never used it reads it from the shared cache)
+    assert gzip.decompress(phone.get(url).content) and [key for key in read if key.startswith("body:")]
+    html = gzip.decompress(packed.content)
+    token = _TOKEN.search(html).group(1)
+    assert token in packed.content  # the frame's secret travels stored, as it is
+    assert _TOKEN.sub(b"", html) == _TOKEN.sub(b"", plain.content)
+    assert sim.organizer.username.encode() in html and len(packed.content) * 3 < len(plain.content)
+
+
+def test_the_gzip_around_a_body_is_the_gzip_of_the_whole_page():
+    body_html = ("<tr><td>mesa</td><td>Pareja ñ</td></tr>" * 500).encode()
+    body = pagecache.Body(body_html, "1.2.3.4", 0.0, pagecache._deflated(body_html))
+    head, tail = b"<html><form><input value=secreto>" * 3000, b"</table></html>"
+    packed = pagecache.gzip_around(head, body, tail)
+    assert gzip.decompress(packed) == head + body_html + tail
+    assert b"secreto" in packed and len(packed) < len(head) + 2 * len(tail) + len(body_html) // 10
