@@ -22,6 +22,7 @@ share the cache (a file cache under var/ on one host, CACHE_URL=redis://… for 
 """
 
 import gzip
+import hashlib
 import re
 import struct
 import threading
@@ -137,6 +138,7 @@ class Body:
     stamp: str
     at: float = 0.0
     deflated: bytes | None = None
+    key: str = ""  # its key in `recent_bodies` ("": not kept there, a body of its request's own)
 
     @property
     def size(self) -> int:
@@ -165,7 +167,7 @@ def cached_body(key: str, stamp: str, template: str, context: Callable[[], dict[
     built, value = cached_with_stamp(full_key, stamp, build, every=every)
     if isinstance(value, bytes):  # kept by an earlier version of this code
         value = (value, 0.0, None)
-    body = Body(value[0], built, value[1], value[2])
+    body = Body(value[0], built, value[1], value[2], local)
     recent.put(local, body)
     return body
 
@@ -203,22 +205,127 @@ def gzip_around(head: bytes, body: Body, tail: bytes) -> bytes:
 def page_with_body(request: HttpRequest, template: str, context: dict[str, Any], body: Body) -> HttpResponse:
     """Render the per-user page around the cached body: the template prints `{{ body }}` once, and
     `{{ live_version }}` is the version the body shows (static/js/live.js compares it). The response
-    keeps the stamp (``page_stamp``) and its plain HTML (``page_html``) for `anonymous_page`; a
-    browser that takes gzip gets a large body as it was deflated once (`gzip_around`)."""
-    context = {**context, "body": mark_safe(_MARK), "live_version": stamp_version(body.stamp)}
+    keeps the stamp (``page_stamp``) and its plain HTML (``page_html``) for `anonymous_page`, and,
+    for a player signed in, the frame to use again (``page_frame``: see `Frame`); a browser that
+    takes gzip gets a large body as it was deflated once (`gzip_around`)."""
+    context = {**context, "body": mark_safe(_MARK), "live_version": _VERSION_MARK}
     html = render_to_string(template, context, request)
     head, mark, tail = html.partition(_MARK)
     if not mark:
         raise ValueError(f"{template} does not print {{{{ body }}}}")
-    parts = (head.encode(), body.html, tail.encode())
+    frame = _frame(request, context.get("tournament"), head.encode(), tail.encode(), body)
+    version = str(stamp_version(body.stamp))
+    response = _framed_response(
+        request, head.replace(_VERSION_MARK, version).encode(), body, tail.replace(_VERSION_MARK, version).encode()
+    )
+    response.page_stamp = body.stamp  # type: ignore[attr-defined]
+    response.page_frame = frame  # type: ignore[attr-defined]
+    return response
+
+
+def _framed_response(request: HttpRequest, head: bytes, body: Body, tail: bytes) -> HttpResponse:
+    parts = (head, body.html, tail)
     if body.deflated is not None and _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
-        response = HttpResponse(gzip_around(parts[0], body, parts[2]))
+        response = HttpResponse(gzip_around(head, body, tail))
         response["Content-Encoding"] = "gzip"
     else:
         response = HttpResponse(b"".join(parts))
     patch_vary_headers(response, ("Accept-Encoding",))
-    response.page_stamp = body.stamp  # type: ignore[attr-defined]
     response.page_html = parts  # type: ignore[attr-defined]
+    return response
+
+
+# --- the players signed in: their page's frame kept, its body from memory -------------------------
+#
+# A pair's phones are signed in (its tarjeta: torneo/services/terminals.py): 2,292 phones at a
+# 1,146-pair event, reading the round's draw, the standings and the results again at every change,
+# as the anonymous visitors do. Their page is the public one in a frame of their own (the «Salir»
+# form and its CSRF token, their name, «Tu pareja»), so it cannot be kept whole for everyone; but
+# what makes the frame is the same from one change to the next. So the frame a player's request
+# rendered is kept FRAME_SECONDS under that browser's own cookies (the session's and the CSRF
+# token's, hashed: nobody else's request finds it), and the next request of that browser for that
+# page puts the body kept in the process's memory (`recent_bodies`) into it, without a query: as
+# cheap as an anonymous visitor's. Only for players: a frame is kept only from a request whose
+# session was valid, of an account without a staff role in the tournament, that showed no message;
+# a page whose body is its own (a pair's page, with its clock) never. A phone signed out by the
+# mesa (a new tarjeta) forgets its frames at once (`frames_forget`); any other change (a role
+# granted, a password changed elsewhere) shows within FRAME_SECONDS.
+
+FRAME_SECONDS = 60
+_VERSION_MARK = "0000version0de0la0pagina0000"  # the frame's live version, written in at each request
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A player's page around its body: the HTML before and after the body (the live version as
+    ``_VERSION_MARK``), the body's key in `recent_bodies`, the tournament it was rendered for (the
+    first three parts of its stamp: its name and settings), whose it is and when it was rendered."""
+
+    head: bytes
+    tail: bytes
+    body_key: str
+    tournament: str
+    user_id: int
+    at: float
+
+
+def _tournament_part(stamp: str) -> str:
+    return ".".join(stamp.split(".")[:3])
+
+
+def _frame(request: HttpRequest, tournament: Any, head: bytes, tail: bytes, body: Body) -> Frame | None:
+    """The frame to keep from this request, or None (see above)."""
+    from torneo.permissions import roles_for
+
+    user = getattr(request, "user", None)
+    if not body.key or user is None or not user.is_authenticated or not isinstance(tournament, Tournament):
+        return None
+    if roles_for(user, tournament) or b'<ul class="messages">' in head:
+        return None
+    return Frame(head, tail, body.key, _tournament_part(body.stamp), user.pk, time.time())
+
+
+def _signed_in_key(request: HttpRequest, params: tuple[str, ...]) -> str | None:
+    """The key of this browser's frame of this page: a plain GET with a session and a CSRF cookie and
+    no message waiting, of a query this page takes (as `_anonymous_key`)."""
+    cookies = request.COOKIES
+    session, token = cookies.get(settings.SESSION_COOKIE_NAME), cookies.get(settings.CSRF_COOKIE_NAME)
+    if request.method != "GET" or not session or not token or "messages" in cookies:
+        return None
+    for name, values in request.GET.lists():
+        if name not in params or len(values) != 1 or canonical_int(values[0], high=999_999) is None:
+            return None
+    query = "&".join(f"{name}={request.GET[name]}" for name in params if name in request.GET)
+    browser = hashlib.sha256(f"{session}\x00{token}".encode()).hexdigest()
+    return f"marco:{request.path}?{query}:{get_language()}:{browser}"
+
+
+def _signed_out_key(user_id: int) -> str:
+    return f"marcos-fuera:{user_id}"
+
+
+def frames_forget(*, user_id: int) -> None:
+    """The account's sessions were ended (torneo.services.terminals): its kept frames are not used
+    again (each is rendered again by a request that goes through the view, signed out)."""
+    cache.set(_signed_out_key(user_id), time.time(), FRAME_SECONDS)
+
+
+def _frame_page(request: HttpRequest, frame: Frame, expected: str) -> HttpResponse | None:
+    """This browser's page from its kept frame and the body in memory, or None (go through the
+    view): a frame of another state of the tournament, of an account signed out since, or a body
+    that this process does not have, or has only older than PAGES_RENDER_EVERY_SECONDS."""
+    if frame.tournament != _tournament_part(expected):
+        return None
+    body = recent_bodies().get(frame.body_key)
+    young = body is not None and time.time() - body.at < settings.PAGES_RENDER_EVERY_SECONDS
+    if body is None or not (body.stamp == expected or young):
+        return None
+    out = cache.get(_signed_out_key(frame.user_id))
+    if out is not None and out >= frame.at:
+        return None
+    mark, version = _VERSION_MARK.encode(), str(stamp_version(body.stamp)).encode()
+    response = _framed_response(request, frame.head.replace(mark, version), body, frame.tail.replace(mark, version))
+    patch_vary_headers(response, ("Cookie",))
     return response
 
 
@@ -508,9 +615,11 @@ def anonymous_page(
                 query = request.META.get("QUERY_STRING", "")
                 return HttpResponsePermanentRedirect(f"{canonical}?{query}" if query else canonical)
             key = _anonymous_key(request, params)
-            state = public_state(slug) if key is not None else None
+            if key is None:
+                return _signed_in(request, slug, kwargs)
+            state = public_state(slug)
             expected = None if state is None else stamp(state, kwargs) if stamp else state.stamp
-            if key is None or state is None or expected is None:
+            if state is None or expected is None:
                 return view(request, slug, **kwargs)
             recent = recent_pages()
             entry = recent.get(key)
@@ -539,6 +648,23 @@ def anonymous_page(
                     if built == expected:
                         recent.put(key, entry)
             patch_vary_headers(response, ("Accept-Encoding",))
+            return response
+
+        def _signed_in(request: HttpRequest, slug: str, kwargs: dict[str, Any]) -> HttpResponse:
+            """A player's browser: its kept frame around the body in memory, else the view (which
+            gives the frame to keep)."""
+            key = _signed_in_key(request, params)
+            frame = cache.get(key) if key is not None else None
+            if isinstance(frame, Frame):  # (the public state is read only then: a pair's page keeps none)
+                state = public_state(slug)
+                expected = None if state is None else stamp(state, kwargs) if stamp else state.stamp
+                served = None if expected is None else _frame_page(request, frame, expected)
+                if served is not None:
+                    return served
+            response = view(request, slug, **kwargs)
+            frame = getattr(response, "page_frame", None)
+            if key is not None and frame is not None and response.status_code == 200 and not response.cookies:
+                cache.set(key, frame, FRAME_SECONDS)
             return response
 
         return page

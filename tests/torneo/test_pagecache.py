@@ -686,3 +686,87 @@ def test_the_gzip_around_a_body_is_the_gzip_of_the_whole_page():
     packed = pagecache.gzip_around(head, body, tail)
     assert gzip.decompress(packed) == head + body_html + tail
     assert b"secreto" in packed and len(packed) < len(head) + 2 * len(tail) + len(body_html) // 10
+
+
+# --- a pair's phones, signed in: their frame kept, the body from memory (issue 32) -----------------
+
+
+def _phone(sim, number: int = 1) -> Client:
+    """A phone that opened pair ``number``'s tarjeta (torneo/services/terminals.py)."""
+    from torneo.services.terminals import terminal_issue
+
+    issued = terminal_issue(pair=sim.tournament.pairs.get(number=number), by=sim.organizer)
+    phone = Client(HTTP_ACCEPT_ENCODING="gzip")
+    assert phone.get(f"/torneos/{sim.tournament.slug}/tarjeta/{issued.token}/").status_code == 303
+    return phone
+
+
+def _page(response) -> str:
+    content = response.content
+    return (gzip.decompress(content) if response.get("Content-Encoding") == "gzip" else content).decode()
+
+
+def test_a_pair_phone_reads_the_public_pages_again_without_a_query_in_its_own_frame(
+    state_kept, django_capture_on_commit_callbacks
+):
+    """2,292 signed-in phones at a 1,146-pair event read the draw, the standings and the results
+    at every change: from the second request on, its own frame (its name, its «Salir» form) around
+    the body kept in memory, as cheap as an anonymous visitor's page, and never another's frame."""
+    sim = new_tournament(12)
+    round_ = sim.play_round()
+    slug = sim.tournament.slug
+    phone, other = _phone(sim, 1), _phone(sim, 2)
+    pagecache.public_state(slug)  # kept, as at an event (every commit and anonymous visitors keep it)
+    pages = [f"/torneos/{slug}/{page}/" for page in (f"rondas/{round_.number}", "clasificacion", "resultados")]
+    for url in pages:
+        first = _page(phone.get(url))
+        assert "Pareja 1 · móvil" in first and "csrfmiddlewaretoken" in first
+        with CaptureQueriesContext(connection) as queries:
+            again = phone.get(url)
+        assert len(queries) == 0 and again.status_code == 200 and "Cookie" in again["Vary"]
+        assert _page(again) == first
+        theirs = _page(other.get(url))
+        assert "Pareja 2 · móvil" in theirs and "Pareja 1 · móvil" not in theirs
+    # A result: the same frame around the new body, with the version it shows.
+    url = f"/torneos/{slug}/clasificacion/"
+    before = _version(_page(phone.get(url)))
+    match = round_.matches.exclude(pair_b=None).first()
+    with django_capture_on_commit_callbacks(execute=True):
+        result_submit(match=match, by=sim.organizer, games_a=3, games_b=1, expected_version=match.result_version)
+    phone.get(url)  # through the view: the new body in memory
+    with CaptureQueriesContext(connection) as queries:
+        now = _page(phone.get(url))
+    assert len(queries) == 0 and _version(now) == fresh(sim.tournament).live_version > before
+
+
+def test_staff_and_made_up_sessions_never_get_a_kept_frame(state_kept):
+    sim = new_tournament(8)
+    round_ = sim.play_round()
+    url = f"/torneos/{sim.tournament.slug}/rondas/{round_.number}/"
+    staff = Client()
+    staff.force_login(sim.organizer)
+    staff.get(url)
+    count, html = _queries(staff, url)
+    assert count > 0 and "Gestionar esta ronda" in html
+    stranger = Client()
+    stranger.cookies["sessionid"], stranger.cookies["csrftoken"] = "x" * 32, "y" * 32
+    for _ in range(2):
+        count, html = _queries(stranger, url)
+        assert count > 0 and "Entrar" in html and "Salir" not in html
+
+
+def test_a_phone_signed_out_by_a_new_tarjeta_never_gets_its_kept_frame(
+    state_kept, django_capture_on_commit_callbacks
+):
+    from torneo.services.terminals import terminal_issue
+
+    sim = new_tournament(8)
+    round_ = sim.play_round()
+    url = f"/torneos/{sim.tournament.slug}/rondas/{round_.number}/"
+    phone = _phone(sim, 3)
+    phone.get(url)
+    assert "Pareja 3 · móvil" in _page(phone.get(url))
+    with django_capture_on_commit_callbacks(execute=True):
+        terminal_issue(pair=sim.tournament.pairs.get(number=3), by=sim.organizer)
+    page = _page(phone.get(url))
+    assert "Pareja 3 · móvil" not in page and "Entrar" in page

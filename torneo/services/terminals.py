@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy
 
 from torneo.errors import NotAllowed, TournamentError
 from torneo.models import Pair, PairTerminal, Tournament
+from torneo.pagecache import frames_forget
 from torneo.people import TERMINAL_USERNAME_PREFIX
 from torneo.permissions import Action, can
 from torneo.services.accounts import ALPHABET
@@ -146,6 +147,8 @@ def _sign_out_phones(terminal: PairTerminal) -> None:
     """A new unusable password: a new session hash, so every session of the account ends."""
     terminal.user.set_unusable_password()
     terminal.user.save(update_fields=["password"])
+    user_id = terminal.user_id
+    transaction.on_commit(lambda: frames_forget(user_id=user_id))  # its phones' kept page frames too
 
 
 def terminal_find(*, tournament: Tournament, token: str) -> PairTerminal:
