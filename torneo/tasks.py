@@ -28,14 +28,24 @@ def idempotency_purge_task() -> int:
     return idempotency_purge()
 
 
+@shared_task(name="torneo.notify_round", ignore_result=True)
+def notify_round_task(round_id: int) -> int:
+    """Queued when a round is published: each pair's phones are told their table (torneo.notices)."""
+    from torneo.models import Round
+    from torneo.notices import notify_round_published
+
+    round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    return 0 if round_ is None else notify_round_published(round=round_)
+
+
 @shared_task(name="torneo.push_batch", bind=True, ignore_result=True, max_retries=5)
-def push_batch_task(self: Any, subscription_ids: list[int], data: str, ttl: int) -> int:
-    """Queued by torneo.push.send.push_send: one batch of Web Push notifications. The ones that
-    failed for a reason that may pass (408, 429, 5xx, network) are retried alone, after 1, 2, 4, 8
-    and 16 s; then given up."""
+def push_batch_task(self: Any, items: list[list[Any]], ttl: int) -> int:
+    """Queued by torneo.push.send.push_send_each: one batch of Web Push notifications, each
+    ``[subscription id, data]``. The ones that failed for a reason that may pass (408, 429, 5xx,
+    network) are retried alone, after 1, 2, 4, 8 and 16 s; then given up."""
     from torneo.push.send import MAX_RETRIES, push_batch
 
-    again = push_batch(subscription_ids, data, ttl)
+    again = push_batch(items, ttl)
     if again and self.request.retries < MAX_RETRIES:
-        raise self.retry(args=(again, data, ttl), countdown=2**self.request.retries, max_retries=MAX_RETRIES)
-    return len(subscription_ids) - len(again)
+        raise self.retry(args=(again, ttl), countdown=2**self.request.retries, max_retries=MAX_RETRIES)
+    return len(items) - len(again)

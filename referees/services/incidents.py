@@ -11,8 +11,8 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from referees.models import Incident
 from referees.rules.catalogue import Article, catalogue_for
@@ -21,6 +21,7 @@ from scoring.selectors.clocks import match_clock
 from torneo.errors import NotAllowed, TournamentError
 from torneo.identity import clean_text
 from torneo.models import Match, Pair, Player, Tournament, TournamentRole
+from torneo.notices import notify_call, notify_call_answered
 from torneo.permissions import Action, can, is_player_of
 from torneo.services.live import live_bump
 from torneo.typing import User, signed_in
@@ -130,6 +131,8 @@ def incident_report(
             source=source,
             reported_by=signed_in(by),
         )
+        if source == Incident.Source.PLAYER:  # a call from the table: the jueces' phones (issue 33)
+            notify_call(tournament=tournament, match=match, incident_id=incident.pk, reason=gettext(entry.title))
     live_bump(tournament_id=tournament.pk)
     return incident
 
@@ -172,6 +175,8 @@ def incident_answer(*, incident: Incident, by: User) -> Incident:
             )
         current.answered_by, current.answered_at = signed_in(by), timezone.now()
         current.save(update_fields=["answered_by", "answered_at"])
+        if current.match is not None:  # the table's phones: «el juez va hacia la mesa» (issue 33)
+            notify_call_answered(match=current.match, incident_id=current.pk)
     match = current.match
     pairs = (match.pair_a_id, match.pair_b_id) if match is not None else None
     live_bump(tournament_id=current.tournament_id, pairs=pairs)

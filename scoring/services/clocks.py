@@ -28,6 +28,7 @@ from torneo.clock import SIDES, PartidaState, state
 from torneo.clock.partida import other
 from torneo.errors import NotAllowed, TournamentError
 from torneo.models import Match, Round, Tournament
+from torneo.notices import notify_clocks
 from torneo.permissions import Action, can, is_player_of, member_pairs
 from torneo.services.live import live_bump
 from torneo.typing import AuthUser, User, signed_in
@@ -491,6 +492,7 @@ def _tick_events(now: datetime.datetime) -> int:
         known = set(ClockEvent.objects.filter(clock_id__in=ids).values_list("clock_id", "key"))
         new: list[ClockEvent] = []
         changed: list[MatchClock] = []
+        warn: list[tuple[Match, str]] = []
         for clock in clocks:
             decided = clock.match.outcome != Match.Outcome.PENDING  # the acta is in: the clock just ends
             partida, minute, _pause = facts[clock.pk]
@@ -499,6 +501,10 @@ def _tick_events(now: datetime.datetime) -> int:
                 for key, article, data in due_events(current):
                     if (clock.pk, key) not in known:
                         new.append(ClockEvent(clock=clock, key=key, article=article, at=now, minute=minute, data=data))
+                        if key == "fase:ajustes":
+                            warn.append((clock.match, "6.4"))
+                if current.phase in ("normal", "ajustes") and current.winner is None and 0 < current.remaining <= 5:
+                    warn.append((clock.match, "6.2-5"))
             phase = "terminada" if decided else current.phase
             if phase != clock.phase or (phase == "terminada" and clock.finished_at is None):
                 clock.phase = phase
@@ -528,6 +534,8 @@ def _tick_events(now: datetime.datetime) -> int:
                 touched[clock.match.round.tournament_id] |= _pairs_of(clock.match)
     for tournament_id, pairs in touched.items():
         live_bump(tournament_id=tournament_id, pairs=pairs)  # the shared pages and these tables' pairs
+    if warn:  # the tables' phones: 6.4 starts, five minutes to 6.2's maximum (each sent once)
+        notify_clocks(events=warn)
     return written
 
 

@@ -44,6 +44,7 @@ from scoring.models import ResultSubmission
 from torneo.errors import Conflict, NotAllowed, TournamentError
 from torneo.history import update_with_history
 from torneo.models import Match, Pair, Round, Tournament, TournamentRole
+from torneo.notices import notify_result_to_confirm
 from torneo.permissions import MATRIX, Action, can, is_member_of, member_pairs, roles_for
 from torneo.services.live import live_bump
 from torneo.typing import AuthUser, User, signed_in
@@ -552,7 +553,7 @@ def result_report(
             if member_pairs(earlier.submitted_by, side):  # type: ignore[arg-type]
                 earlier.status = Status.SUPERSEDED  # the same pair corrects its report
                 earlier.save(update_fields=["status"])
-        return result_submit(
+        sub = result_submit(
             match=match,
             by=by,
             outcome=Outcome.PLAYED,
@@ -561,6 +562,13 @@ def result_report(
             tantos=tantos,
             source=ResultSubmission.Source.PLAYER,
         )
+        if sub.status == Status.PROPOSED:  # the rival pair's phones: it awaits their signature (issue 33)
+            reporter = match.pair_a if match.pair_a_id in side else match.pair_b
+            assert reporter is not None
+            notify_result_to_confirm(
+                match=match, reported_by=reporter, submission_id=sub.pk, games_a=sub.games_a, games_b=sub.games_b
+            )
+        return sub
 
 
 def _values(sub: ResultSubmission) -> dict[str, Any]:

@@ -92,7 +92,7 @@ def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     if clock_match is not None:
         body = _with_clock(request, tournament, body, clock_match, computed.get("clock"))
-    context = {"tournament": tournament, "pair": pair, "has_clock": clock_match is not None}
+    context = {"tournament": tournament, "pair": pair, "has_clock": clock_match is not None, "is_member": member}
     context["live_interval"] = live_interval(request)
     return pagecache.page_with_body(request, "scoring/players/pair.html", context, pagecache.Body(body, built))
 

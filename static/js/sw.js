@@ -13,6 +13,9 @@
 //   «Sin conexión: copia de hace N min».
 // - Static files: cache first. The API (live.json, the writes) and every other request: network
 //   only (the pages' scripts cope with a lost connection themselves), and never a POST.
+// - Web Push: a push (torneo/push/send.py: {"title", "body", "url", "tag"}, encrypted for this
+//   device) is shown as a notification; a newer one with the same tag replaces it. Tapping it opens
+//   its page of this site (or brings forward a tab already on it).
 const VERSION = "dev";
 const PRECACHE = [];
 const OFFLINE_URL = "/sin-conexion/";
@@ -152,4 +155,40 @@ async function staticFile(request) {
     caches.open(SHELL).then((cache) => cache.put(request, copy));
   }
   return response;
+}
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (error) {
+    data = { title: event.data ? event.data.text() : "" };
+  }
+  const options = { body: data.body || "", data: { url: sameSite(data.url) } };
+  if (data.tag) {
+    options.tag = data.tag;
+    options.renotify = true;
+  }
+  event.waitUntil(self.registration.showNotification(data.title || "Torneos de mus", options));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = sameSite(event.notification.data && event.notification.data.url);
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((win) => win.url === target && "focus" in win);
+      return open ? open.focus() : self.clients.openWindow(target);
+    })
+  );
+});
+
+// A notification's address, always a page of this site (the server sends paths only).
+function sameSite(path) {
+  try {
+    const url = new URL(path || "/", self.location.origin);
+    return url.origin === self.location.origin ? url.href : self.location.origin + "/";
+  } catch (error) {
+    return self.location.origin + "/";
+  }
 }

@@ -302,7 +302,7 @@ def test_retries_wait_longer_each_time_and_stop_after_five(receiver: Receiver, m
 
     def fake_retry(*, args: Any, countdown: int, max_retries: int) -> Retry:
         countdowns.append(countdown)
-        assert args[0] == [pk] and max_retries == 5
+        assert [list(push) for push in args[0]] == [[pk, data]] and max_retries == 5
         return Retry()
 
     monkeypatch.setattr(push_batch_task, "retry", fake_retry)
@@ -311,9 +311,9 @@ def test_retries_wait_longer_each_time_and_stop_after_five(receiver: Receiver, m
         try:
             if retries < 5:
                 with pytest.raises(Retry):
-                    push_batch_task.run([pk], data, 60)
+                    push_batch_task.run([[pk, data]], 60)
             else:
-                assert push_batch_task.run([pk], data, 60) == 0  # given up
+                assert push_batch_task.run([[pk, data]], 60) == 0  # given up
         finally:
             push_batch_task.pop_request()
     assert countdowns == [1, 2, 4, 8, 16]

@@ -1,9 +1,10 @@
 """Models of the tournament app, by subject: tournaments and registrations; rounds, draws, matches;
 one-time account codes and links; the pairs' private links (their terminals); the browsers'
-Web Push subscriptions."""
+Web Push subscriptions and the notifications sent."""
 
 from torneo.models.accounts import AccountToken
 from torneo.models.idempotency import IdempotentRequest
+from torneo.models.notices import Notice
 from torneo.models.push import PushSubscription
 from torneo.models.rounds import Draw, Match, Round
 from torneo.models.terminals import PairTerminal
@@ -24,6 +25,7 @@ __all__ = [
     "Draw",
     "IdempotentRequest",
     "Match",
+    "Notice",
     "Pair",
     "PairMember",
     "PairTerminal",

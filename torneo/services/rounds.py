@@ -197,6 +197,7 @@ def draw_publish(*, draw: Draw, public_value: str, witness: AuthUser | None, by:
         round_.status, round_.published_at = Round.Status.PUBLISHED, now
         round_.save(update_fields=["status", "published_at"])
         live_bump(tournament_id=tournament.pk)
+        _notify_published(round_)
         return round_
 
 
@@ -216,7 +217,17 @@ def round_publish(*, round: Round, by: User) -> Round:
         round_.status, round_.published_at = Round.Status.PUBLISHED, timezone.now()
         round_.save(update_fields=["status", "published_at"])
         live_bump(tournament_id=tournament.pk)
+        _notify_published(round_)
         return round_
+
+
+def _notify_published(round_: Round) -> None:
+    """Each pair's phones, its table (torneo/notices.py): by a worker once the round is committed,
+    so that publishing a 573-table round does not wait for 1,146 notifications."""
+    from torneo.tasks import notify_round_task
+
+    round_id = round_.pk
+    transaction.on_commit(lambda: notify_round_task.delay(round_id))
 
 
 def round_cancel(*, round: Round) -> None:
