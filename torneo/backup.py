@@ -58,7 +58,9 @@ accounts (torneo.pairterminal, torneo/services/terminals.py): hashed the same wa
 issues new tarjetas on the new site; the browsers' Web Push subscriptions
 (torneo.pushsubscription, torneo/push/): each is a device's, not the tournament's record (it names
 the tournament only as where it was turned on), and it is bound to this site's VAPID key, so a
-browser subscribes again on the new site; the printables prepared (scoring.printjob):
+browser subscribes again on the new site; the addresses the pairs asked the notices at
+(torneo.emailsubscription): their links are signed with this site's SECRET_KEY, and a player
+asks again on the new site; the printables prepared (scoring.printjob):
 PDFs derived from the rows above, made again on request.
 
 Import: the file is checked completely before anything is written, and a file that is not a

@@ -12,9 +12,11 @@ notifications on (torneo.PushSubscription). The events:
   five minutes before 6.2's maximum — both pairs of that table;
 - a table called the juez: the jueces of the tournament; a juez answered «voy»: that table.
 
-Each notice is sent once (``Notice``, a unique key per event and pair: a repeated tick or a task run
-twice sends nothing new). Sent when the transaction that made the event commits (torneo.push.send),
-in Spanish, the site's language (a notification is not rendered in a request). What a payload
+The pairs' confirmed e-mail addresses get the same (torneo/services/email_notices.py), the
+jueces' calls excepted. Each notice is sent once (``Notice``, a unique key per event and pair: a
+repeated tick or a task run twice sends nothing new). Sent when the transaction that made the
+event commits (torneo.push.send), the pushes in Spanish, the site's language (a notification is
+not rendered in a request), the e-mails in the language their address was given in. What a payload
 carries: the tournament, the round, the table, the pair numbers and names — nothing else of
 anyone's (torneo/push/send.py)."""
 
@@ -28,10 +30,21 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import gettext as _
 
-from torneo.models import Match, Notice, Pair, PairMember, PairTerminal, Round, Tournament, TournamentRole
+from torneo.models import (
+    EmailSubscription,
+    Match,
+    Notice,
+    Pair,
+    PairMember,
+    PairTerminal,
+    Round,
+    Tournament,
+    TournamentRole,
+)
+from torneo.notice_texts import render
 from torneo.push.send import push_send_each
+from torneo.services.email_notices import email_notices_send
 
 
 def pair_accounts(pair_ids: Iterable[int | None]) -> dict[int, set[int]]:
@@ -46,11 +59,15 @@ def pair_accounts(pair_ids: Iterable[int | None]) -> dict[int, set[int]]:
     return accounts
 
 
-def _label(pair: Pair | None) -> str:
-    if pair is None:
-        return "—"
-    label = _("Pareja %(n)s") % {"n": pair.number}
-    return f"{label} ({pair.name})" if pair.name else label
+def pairs_told(pair_ids: Iterable[int | None]) -> dict[int, set[int]]:
+    """The pairs with someone to tell: their accounts (maybe none, when only an e-mail address
+    asked for the notices: torneo/services/email_notices.py)."""
+    ids = [pk for pk in pair_ids if pk is not None]
+    told = pair_accounts(ids)
+    emailed = EmailSubscription.objects.filter(pair_id__in=ids, consented_at__isnull=False)
+    for pair_id in emailed.values_list("pair_id", flat=True):
+        told.setdefault(pair_id, set())
+    return told
 
 
 def _pair_url(tournament: Tournament, number: int) -> str:
@@ -80,40 +97,42 @@ def _once(keys: list[str]) -> set[str]:
     return set(fresh)
 
 
-def _send(messages: Sequence[tuple[str, Iterable[int], dict[str, Any]]]) -> int:
-    """Send each (key, accounts, payload) not sent before; returns the pushes queued."""
-    fresh = _once([key for key, _users, _payload in messages])
-    return push_send_each(messages=[(users, payload) for key, users, payload in messages if key in fresh])
+Message = tuple[str, Iterable[int], dict[str, Any], int | None]
+"""(key, accounts, notice, pair): the notice as torneo/notice_texts.py renders it, its pair for the
+e-mails (None: no e-mail)."""
+
+
+def _send(messages: Sequence[Message]) -> int:
+    """Send each message not sent before: a push to the accounts' devices (in the site's language),
+    an e-mail to the pair's confirmed addresses (in theirs); returns the pushes queued."""
+    fresh = _once([key for key, _users, _notice, _pair in messages])
+    sent = [m for m in messages if m[0] in fresh]
+    email_notices_send(messages=[(pair, notice) for _key, _users, notice, pair in sent if pair is not None])
+    with translation.override(settings.LANGUAGE_CODE):
+        pushes = [(users, render(notice)) for _key, users, notice, _pair in sent if users]
+    return push_send_each(messages=pushes)
 
 
 def notify_round_published(*, round: Round) -> int:
     """Each pair of a round just published: its table and rivals, or its exenta."""
     tournament = round.tournament
     matches = list(Match.objects.filter(round=round).select_related("pair_a", "pair_b"))
-    accounts = pair_accounts([p for m in matches for p in (m.pair_a_id, m.pair_b_id) if p is not None])
-    messages = []
-    with translation.override(settings.LANGUAGE_CODE):
-        for match in matches:
-            for own, rival in ((match.pair_a, match.pair_b), (match.pair_b, match.pair_a)):
-                if own is None or not accounts.get(own.pk):
-                    continue
-                if rival is None:
-                    title = _("%(t)s · Ronda %(r)s: exenta") % {"t": tournament.name, "r": round.number}
-                    body = _("Tu pareja queda exenta en esta ronda.")
-                else:
-                    title = _("%(t)s · Ronda %(r)s: mesa %(m)s") % {
-                        "t": tournament.name,
-                        "r": round.number,
-                        "m": match.table_number or "—",
-                    }
-                    body = _("Contra %(rival)s") % {"rival": _label(rival)}
-                payload = {
-                    "title": title,
-                    "body": body,
-                    "url": _pair_url(tournament, own.number),
-                    "tag": f"ronda-{tournament.pk}-{round.number}",
-                }
-                messages.append((f"ronda:{round.pk}:{own.pk}", accounts[own.pk], payload))
+    told = pairs_told([p for m in matches for p in (m.pair_a_id, m.pair_b_id) if p is not None])
+    messages: list[Message] = []
+    for match in matches:
+        for own, rival in ((match.pair_a, match.pair_b), (match.pair_b, match.pair_a)):
+            if own is None or own.pk not in told:
+                continue
+            notice = {
+                "kind": "exenta" if rival is None else "ronda",
+                "tournament": tournament.name,
+                "round": round.number,
+                "table": match.table_number,
+                "rival": None if rival is None else [rival.number, rival.name],
+                "url": _pair_url(tournament, own.number),
+                "tag": f"ronda-{tournament.pk}-{round.number}",
+            }
+            messages.append((f"ronda:{round.pk}:{own.pk}", told[own.pk], notice, own.pk))
     return _send(messages)
 
 
@@ -126,20 +145,19 @@ def notify_result_to_confirm(
     if rival is None:
         return 0
     theirs, mine = (games_a, games_b) if rival.pk == match.pair_b_id else (games_b, games_a)
-    tournament = match.round.tournament
-    with translation.override(settings.LANGUAGE_CODE):
-        payload = {
-            "title": _("Mesa %(m)s: confirmad el resultado") % {"m": match.table_number or "—"},
-            "body": _("%(pair)s ha anotado %(theirs)s-%(mine)s. Confirmadlo en vuestra página o avisad al juez.")
-            % {"pair": _label(reported_by), "theirs": _games(theirs), "mine": _games(mine)},
-            "url": _pair_url(tournament, rival.number),
-            "tag": f"confirmar-{match.pk}",
-        }
-    return _send([(f"confirmar:{submission_id}", pair_accounts([rival.pk]).get(rival.pk, ()), payload)])
-
-
-def _games(games: int | None) -> str:
-    return "—" if games is None else str(games)
+    notice = {
+        "kind": "confirmar",
+        "table": match.table_number,
+        "reporter": [reported_by.number, reported_by.name],
+        "theirs": theirs,
+        "mine": mine,
+        "url": _pair_url(match.round.tournament, rival.number),
+        "tag": f"confirmar-{match.pk}",
+    }
+    told = pairs_told([rival.pk])
+    if rival.pk not in told:
+        return 0
+    return _send([(f"confirmar:{submission_id}", told[rival.pk], notice, rival.pk)])
 
 
 CLOCK_EVENTS = ("6.4", "6.2-5")
@@ -148,61 +166,58 @@ CLOCK_EVENTS = ("6.4", "6.2-5")
 def notify_clocks(*, events: Iterable[tuple[Match, str]]) -> int:
     """Both pairs of each table: AMM 6.4's adjustments start (``"6.4"``), or five minutes to 6.2's
     maximum (``"6.2-5"``). Called by every clock tick for the tables in their last five minutes:
-    what was sent is not sent again, and only pairs with an account are looked at."""
+    what was sent is not sent again, and only pairs with someone to tell are looked at."""
     events = list(events)
-    accounts = pair_accounts([p for match, _event in events for p in (match.pair_a_id, match.pair_b_id) if p])
+    told = pairs_told([p for match, _event in events for p in (match.pair_a_id, match.pair_b_id) if p])
     wanted = [
         (match, event, pair_id)
         for match, event in events
         for pair_id in (match.pair_a_id, match.pair_b_id)
-        if pair_id is not None and accounts.get(pair_id)
+        if pair_id is not None and pair_id in told
     ]
-    fresh = _once([f"reloj:{match.pk}:{event}:{pair_id}" for match, event, pair_id in wanted])
-    wanted = [w for w in wanted if f"reloj:{w[0].pk}:{w[1]}:{w[2]}" in fresh]
+    if not wanted:
+        return 0
     numbers = dict(Pair.objects.filter(pk__in={pair_id for _m, _e, pair_id in wanted}).values_list("pk", "number"))
-    messages = []
-    with translation.override(settings.LANGUAGE_CODE):
-        for match, event, pair_id in wanted:
-            table = match.table_number or "—"
-            if event == "6.4":
-                title = _("Mesa %(m)s: quedan 10 minutos") % {"m": table}
-                body = _("Empiezan los ajustes de terminación (AMM 6.4).")
-            else:
-                title = _("Mesa %(m)s: quedan 5 minutos") % {"m": table}
-                body = _("A los 5 minutos se alcanza el tiempo máximo de la partida (AMM 6.2).")
-            url = _pair_url(match.round.tournament, numbers[pair_id])
-            messages.append((accounts[pair_id], {"title": title, "body": body, "url": url, "tag": f"reloj-{match.pk}"}))
-    return push_send_each(messages=messages)
+    messages: list[Message] = []
+    for match, event, pair_id in wanted:
+        assert event in CLOCK_EVENTS
+        notice = {
+            "kind": event,
+            "table": match.table_number,
+            "url": _pair_url(match.round.tournament, numbers[pair_id]),
+            "tag": f"reloj-{match.pk}",
+        }
+        messages.append((f"reloj:{match.pk}:{event}:{pair_id}", told[pair_id], notice, pair_id))
+    return _send(messages)
 
 
 def notify_call(*, tournament: Tournament, match: Match | None, incident_id: int, reason: str) -> int:
-    """The jueces of the tournament: a table called them."""
+    """The jueces of the tournament: a table called them (``reason``: the article's title, as the
+    reglamento names it, translated when rendered)."""
     jueces = TournamentRole.objects.filter(tournament=tournament, role=TournamentRole.Role.JUEZ)
-    with translation.override(settings.LANGUAGE_CODE):
-        table = match.table_number if match is not None and match.table_number else "—"
-        payload = {
-            "title": _("Llaman al juez: mesa %(m)s") % {"m": table},
-            "body": reason,
-            "url": reverse("referees:juez_desk", args=[tournament.slug]),
-            "tag": f"aviso-{incident_id}",
-        }
     users = [user_id for user_id in jueces.values_list("user_id", flat=True) if user_id is not None]
-    return _send([(f"aviso:{incident_id}", users, payload)])
+    notice = {
+        "kind": "aviso",
+        "table": match.table_number if match is not None else None,
+        "reason": reason,
+        "url": reverse("referees:juez_desk", args=[tournament.slug]),
+        "tag": f"aviso-{incident_id}",
+    }
+    return _send([(f"aviso:{incident_id}", users, notice, None)])
 
 
 def notify_call_answered(*, match: Match, incident_id: int) -> int:
     """The table that called: a juez is on the way."""
     tournament = match.round.tournament
-    accounts = pair_accounts([match.pair_a_id, match.pair_b_id])
-    messages = []
-    with translation.override(settings.LANGUAGE_CODE):
-        for pair in (match.pair_a, match.pair_b):
-            if pair is not None and accounts.get(pair.pk):
-                payload = {
-                    "title": _("Mesa %(m)s: el juez va hacia la mesa") % {"m": match.table_number or "—"},
-                    "body": _("Un juez ha atendido vuestro aviso."),
-                    "url": _pair_url(tournament, pair.number),
-                    "tag": f"aviso-{incident_id}",
-                }
-                messages.append((f"voy:{incident_id}:{pair.pk}", accounts[pair.pk], payload))
+    told = pairs_told([match.pair_a_id, match.pair_b_id])
+    messages: list[Message] = []
+    for pair in (match.pair_a, match.pair_b):
+        if pair is not None and pair.pk in told:
+            notice = {
+                "kind": "voy",
+                "table": match.table_number,
+                "url": _pair_url(tournament, pair.number),
+                "tag": f"aviso-{incident_id}",
+            }
+            messages.append((f"voy:{incident_id}:{pair.pk}", told[pair.pk], notice, pair.pk))
     return _send(messages)

@@ -349,6 +349,21 @@ SITE_URL = env.str(
 # VAPID_PUBLIC_KEY, when given, must be its public half. VAPID_SUBJECT (a mailto: or https:
 # address the push services may write to about this site): empty, mailto:DEFAULT_FROM_EMAIL when
 # set, else SITE_URL when https, else mailto: Django's default address.
+# E-mail (issue 33: the notices to the players who asked for them; torneo/services/email_notices.py).
+# By default (the demo) each e-mail is a file under VAR_DIR/correo/; in production SMTP:
+# EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER,
+# EMAIL_HOST_PASSWORD, EMAIL_USE_TLS or EMAIL_USE_SSL, and DEFAULT_FROM_EMAIL (the sender).
+EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.filebased.EmailBackend")
+EMAIL_FILE_PATH = env.str("EMAIL_FILE_PATH", default=str(VAR_DIR / "correo"))
+EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
+if env.str("DEFAULT_FROM_EMAIL", default=""):
+    DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL")
 VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
 VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
 VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="")

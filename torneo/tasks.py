@@ -38,6 +38,18 @@ def notify_round_task(round_id: int) -> int:
     return 0 if round_ is None else notify_round_published(round=round_)
 
 
+@shared_task(name="torneo.notice_emails", bind=True, ignore_result=True, max_retries=5)
+def notice_emails_task(self: Any, items: list[list[Any]]) -> int:
+    """Queued by torneo.services.email_notices: a batch of e-mails, through one connection; the
+    whole batch again after 30 s, 1, 2, 4 and 8 min when the mail server fails (then given up)."""
+    from torneo.services.email_notices import email_batch
+
+    try:
+        return email_batch(items)
+    except OSError as exc:  # smtplib's errors, a refused or lost connection
+        raise self.retry(exc=exc, countdown=30 * 2**self.request.retries) from exc
+
+
 @shared_task(name="torneo.push_batch", bind=True, ignore_result=True, max_retries=5)
 def push_batch_task(self: Any, items: list[list[Any]], ttl: int) -> int:
     """Queued by torneo.push.send.push_send_each: one batch of Web Push notifications, each

@@ -9,7 +9,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from torneo.ratelimit import limit_login
-from torneo.views import accounts, audit, offline, registrations, rounds, terminals, tournaments
+from torneo.views import accounts, audit, email_notices, offline, registrations, rounds, terminals, tournaments
 from torneo.views.health import health_view
 from torneo.views.language import language_set
 
@@ -50,6 +50,8 @@ tournament_patterns = [
     # Self check-in with the venue's code (torneo/services/self_check_in.py): the screen, the pair's phone
     path("gestion/presencia/codigo/", terminals.venue_code, name="manage_venue_code"),
     path("presente/", terminals.self_check_in, name="self_check_in"),
+    # The notices by e-mail (torneo/services/email_notices.py): a pair's players ask for them.
+    path("parejas/<int:number>/avisos-correo/", email_notices.email_subscribe, name="email_subscribe"),
     path("cuenta/", accounts.claim, name="account_claim"),
     path("cuenta/elegir/", accounts.claim_finish, name="account_claim_finish"),
     path("cuenta/invitacion/<str:token>/", accounts.invitation_accept, name="account_invitation"),
@@ -94,6 +96,8 @@ urlpatterns = [
     # every page, and the page it shows for a page never opened on that phone (torneo/views/offline.py).
     path("sw.js", offline.service_worker, name="service_worker"),
     path("sin-conexion/", offline.offline_page, name="offline"),
+    path("avisos/confirmar/<str:token>/", email_notices.email_confirm, name="email_confirm"),
+    path("avisos/baja/<str:token>/", email_notices.email_unsubscribe, name="email_unsubscribe"),
     path("admin/login/", limit_login(admin.site.login)),  # before admin.site.urls, which has its own
     path("admin/", admin.site.urls),
 ]

@@ -11,8 +11,8 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from referees.models import Incident
 from referees.rules.catalogue import Article, catalogue_for
@@ -132,7 +132,7 @@ def incident_report(
             reported_by=signed_in(by),
         )
         if source == Incident.Source.PLAYER:  # a call from the table: the jueces' phones (issue 33)
-            notify_call(tournament=tournament, match=match, incident_id=incident.pk, reason=gettext(entry.title))
+            notify_call(tournament=tournament, match=match, incident_id=incident.pk, reason=entry.title)
     live_bump(tournament_id=tournament.pk)
     return incident
 

@@ -510,6 +510,7 @@ def test_every_model_that_belongs_to_a_tournament_is_in_the_backup():
         "torneo.AccountToken",
         "torneo.PairTerminal",
         "torneo.PushSubscription",
+        "torneo.EmailSubscription",
         "scoring.PrintJob",
     }
     for model in apps.get_models():

@@ -3,6 +3,7 @@ one-time account codes and links; the pairs' private links (their terminals); th
 Web Push subscriptions and the notifications sent."""
 
 from torneo.models.accounts import AccountToken
+from torneo.models.email_notices import EmailSubscription
 from torneo.models.idempotency import IdempotentRequest
 from torneo.models.notices import Notice
 from torneo.models.push import PushSubscription
@@ -23,6 +24,7 @@ from torneo.models.tournaments import (
 __all__ = [
     "AccountToken",
     "Draw",
+    "EmailSubscription",
     "IdempotentRequest",
     "Match",
     "Notice",

@@ -12,16 +12,21 @@ by the name, as for anyone registered without a document.
 from django.db import transaction
 
 from torneo.identity import identity_key
-from torneo.models import PairMember, Player, Tournament
+from torneo.models import EmailSubscription, PairMember, Player, Tournament
 
 ERASED_FIELDS = ("id_document", "phone", "email")
 
 
 def player_erase_personal_data(*, player: Player) -> Player:
-    """Erase `player`'s document, phone and e-mail, now and in the history. Idempotent."""
+    """Erase `player`'s document, phone and e-mail, now and in the history, and the addresses their
+    pairs asked the notices at that are theirs (torneo.EmailSubscription). Idempotent."""
     with transaction.atomic():
         Tournament.objects.select_for_update().filter(pk=player.tournament_id).values_list("pk", flat=True).get()
         player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.email:
+            EmailSubscription.objects.filter(
+                pair__members__player=player, email__iexact=player.email
+            ).delete()
         for name in ERASED_FIELDS:
             setattr(player, name, "")
         player.save()
