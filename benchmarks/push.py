@@ -9,8 +9,10 @@ it and leaves its tournament there). ``--pairs``, ``--phones-per-pair`` (2: 2,29
 What it does: a running tournament of ``--pairs`` pairs with round 1 published (bulk-created: the
 draw is not what is measured), each pair's tarjeta account with ``--phones-per-pair`` push
 subscriptions (each its own P-256 key pair and auth secret, as a browser makes them) whose endpoint
-is a push service on this machine (a threaded HTTP server in this process that answers 201 and
-counts). Then it queues what publishing the round queues (``torneo.notify_round``) and times until
+is a push service on this machine (a threaded HTTP server in this process that answers 201 after
+``--latency`` seconds, 80 ms by default: a real push service is a round trip away, and hiding
+those round trips is what the batches' threads are for; and counts). Then it queues what
+publishing the round queues (``torneo.notify_round``) and times until
 the push service has received every push: the round's notices written once (``Notice``), the pushes
 queued in batches of 100, each encrypted for its device (aes128gcm, RFC 8291) and signed with the
 site's VAPID key by a Celery worker (``--concurrency 1``: one worker process) and posted to the
@@ -46,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 class PushService:
     """A push service on 127.0.0.1: answers 201 to every POST and keeps the bodies by path."""
 
-    def __init__(self) -> None:
+    def __init__(self, latency: float) -> None:
         self.bodies: dict[str, bytes] = {}
         self.count = 0
         self.first: float | None = None
@@ -59,6 +61,7 @@ class PushService:
 
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                time.sleep(latency)  # a real push service's answer takes a round trip
                 now = time.perf_counter()
                 with service.lock:
                     service.bodies[self.path] = body
@@ -87,6 +90,9 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--pairs", type=int, default=1146)
     p.add_argument("--phones-per-pair", type=int, default=2)
     p.add_argument("--baseline", type=int, default=200, help="pushes sent one by one for the baseline")
+    p.add_argument(
+        "--latency", type=float, default=0.08, help="seconds the push service takes to answer (default 0.08)"
+    )
     p.add_argument("--timeout", type=float, default=300.0)
     return p.parse_args()
 
@@ -174,7 +180,7 @@ def main() -> int:
 
     call_command("migrate", verbosity=0, interactive=False)
     print(f"Base de datos: {connection.vendor}")
-    service = PushService()
+    service = PushService(args.latency)
     t0 = time.perf_counter()
     round_id, devices = build(args.pairs, args.phones_per_pair, service.origin)
     total = len(devices)
