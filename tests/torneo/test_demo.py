@@ -79,3 +79,44 @@ def test_the_running_demo_has_a_suplente_on_the_rounds_page_amm_5_8():
     sub = Substitution.objects.get(tournament=tournament)
     page = Client().get(f"/torneos/{tournament.slug}/rondas/{sub.match.round.number}/").content.decode()
     assert f"Koldo Etxeberria Lasa juega por {sub.replaced.full_name}" in page
+
+
+def test_the_running_demo_prints_two_tarjetas_of_a_table_in_play_and_its_notices_reach_them(
+    capsys, django_capture_on_commit_callbacks, settings, tmp_path
+):
+    """issue 33: the demo's notices — the two tarjetas of a table still playing, printed (the same
+    links on a second run); the first pair's address gets the table's notices as e-mails."""
+    from django.core import mail
+    from django.test import Client
+
+    from torneo.celery import app as celery_app
+    from torneo.models import EmailSubscription
+    from torneo.notices import notify_call_answered
+
+    call_command("demo")
+    first = capsys.readouterr().out
+    call_command("demo")
+    assert [line for line in first.splitlines() if "tarjeta" in line] == [
+        line for line in capsys.readouterr().out.splitlines() if "tarjeta" in line
+    ]
+    links = [line.split(": ", 1)[1] for line in first.splitlines() if line.strip().startswith("tarjeta")]
+    assert len(links) == 2
+    phone = Client()
+    opened = phone.get(links[0])
+    assert opened.status_code == 303
+    page = phone.get(opened["Location"]).content.decode()
+    assert "Recibir avisos en este dispositivo" in page and "Recibir los avisos por correo" in page
+    sub = EmailSubscription.objects.get()
+    assert sub.consented_at is not None and sub.email.endswith("@demo.invalid")
+    match = Match.objects.get(
+        round__tournament__slug=RUNNING_SLUG, outcome=Match.Outcome.PENDING, pair_a=sub.pair
+    )
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            notify_call_answered(match=match, incident_id=999)
+    finally:
+        celery_app.conf.task_always_eager = eager
+    [sent] = mail.outbox
+    assert sent.to == [sub.email] and sent.subject == f"Mesa {match.table_number}: el juez va hacia la mesa"

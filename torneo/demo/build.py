@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from referees.models import Sanction
@@ -27,7 +28,7 @@ from scoring.services.clocks import (
 )
 from scoring.services.results import result_confirm, result_submit
 from torneo.demo.names import CLUBS, FIRST_NAMES, SURNAMES
-from torneo.models import Match, Pair, Player, Round, Tournament, TournamentRole
+from torneo.models import EmailSubscription, Match, Pair, Player, Round, Tournament, TournamentRole
 from torneo.services.accounts import (
     InvalidCode,
     InvalidLink,
@@ -39,6 +40,7 @@ from torneo.services.accounts import (
 )
 from torneo.services.registrations import PlayerData, pair_check_in, pair_register
 from torneo.services.rounds import draw_publish, live_draw, round_prepare
+from torneo.services.terminals import InvalidTerminalLink, terminal_find, terminal_issue
 from torneo.services.tournaments import session_save, tournament_create, tournament_update
 
 DEMO_SLUG = "open-mus-madrid"
@@ -153,7 +155,53 @@ def build_demo(*, pairs: int = 56, waitlisted: int = 3, checked_in: int = 52) ->
         tournament = tournament_update(tournament=tournament, data={"status": Tournament.Status.REGISTRATION_CLOSED})
     if not Tournament.objects.filter(slug=RUNNING_SLUG).exists():
         build_running(users=users)
-    return tournament, logins + demo_accounts(tournament, users)
+    return tournament, logins + demo_accounts(tournament, users) + demo_tarjetas(users)
+
+
+def _tarjetas_file() -> Path:
+    return Path(settings.VAR_DIR) / "demo-tarjetas.json"
+
+
+def demo_tarjetas(users: dict[str, User]) -> list[DemoLogin]:
+    """The tarjetas of the two pairs of a table still playing in the running tournament (issue 33):
+    open one on a phone or a browser, tap «Recibir avisos en este dispositivo», and its notices come
+    as the round goes on — the clock's five minutes to the maximum a few minutes after the demo was
+    loaded (its clocks started 52 minutes before), the rival's report from the other tarjeta, the
+    juez's «voy» to a call. The first pair also has a confirmed e-mail address (the demo's own:
+    ``pareja<N>@demo.invalid``), so its notices are written as e-mails under var/correo/. Kept
+    between runs while the links still work (var/demo-tarjetas.json), else issued anew."""
+    running = Tournament.objects.filter(slug=RUNNING_SLUG).first()
+    if running is None:
+        return []
+    match = (
+        Match.objects.filter(round__tournament=running, outcome=Match.Outcome.PENDING, pair_b__isnull=False)
+        .select_related("pair_a", "pair_b")
+        .order_by("-round__number", "table_number")
+        .first()
+    )
+    if match is None or match.pair_b is None:
+        return []
+    stored: dict[str, str] = {}
+    if _tarjetas_file().exists():
+        stored = json.loads(_tarjetas_file().read_text())
+    rows = []
+    for pair in (match.pair_a, match.pair_b):
+        token = stored.get(str(pair.number), "")
+        try:
+            terminal_find(tournament=running, token=token)
+        except InvalidTerminalLink:
+            token = terminal_issue(pair=pair, by=users["mesa"]).token
+        stored[str(pair.number)] = token
+        path = reverse("torneo:pair_terminal", args=[running.slug, token])
+        rows.append(DemoLogin("tarjeta", "(enlace)", f"pareja {pair.number}, mesa {match.table_number}: {path}"))
+    EmailSubscription.objects.get_or_create(
+        pair=match.pair_a,
+        email=f"pareja{match.pair_a.number}@demo.invalid",
+        defaults={"consented_at": timezone.now()},
+    )
+    _tarjetas_file().write_text(json.dumps(stored, indent=1))
+    _tarjetas_file().chmod(0o600)
+    return rows
 
 
 def _accounts_file() -> Path:
