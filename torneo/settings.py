@@ -201,6 +201,10 @@ REST_FRAMEWORK = {
         # What a pair writes from its phone (reports, confirmations, calls to the juez) per account
         # and tournament; the tournament's staff are not limited (torneo/ratelimit.py).
         "table_write": env.str("RATELIMIT_TABLE_WRITE", default="20/hour"),
+        # Pair links (tarjetas) that do not work: per browser, and per IP under a ceiling a venue
+        # (every phone behind one address) never reaches (torneo/views/terminals.py).
+        "tarjeta_browser": env.str("RATELIMIT_TARJETA_BROWSER", default="20/hour"),
+        "tarjeta_ip": env.str("RATELIMIT_TARJETA_IP", default="600/hour"),
     },
     # Trusted proxies in front of the site: 0 = the client is REMOTE_ADDR and X-Forwarded-For is
     # ignored (it is whatever the client wrote); behind one nginx, 1.

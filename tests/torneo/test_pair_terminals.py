@@ -168,3 +168,39 @@ def test_the_terminal_sees_nothing_personal_of_its_players():
     page = phone.get(phone.get(issue(t))["Location"]).content.decode()
     for player in members:
         assert player.id_document not in page and player.phone not in page and player.email not in page
+
+
+@pytest.fixture
+def small_tarjeta_limits(settings):
+    from django.core.cache import caches
+
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "tarjeta_browser": "3/hour",
+            "tarjeta_ip": "8/hour",
+        },
+    }
+    caches["ratelimit"].clear()
+
+
+def test_stale_cards_lock_out_their_own_phone_not_the_venues_other_phones(small_tarjeta_limits):
+    """At a venue every phone comes from the same address: the failures of one phone (an old card,
+    a QR scanned half) are counted for that phone; the address only has a ceiling a room never
+    reaches, which also stops a client that drops its cookie to start again."""
+    t = table()
+    link = issue(t)
+    stale = f"/torneos/{t.tournament.slug}/tarjeta/{'x' * 30}/"
+    venue = {"REMOTE_ADDR": "192.0.2.50"}
+    careless = Client(**venue)
+    for _ in range(4):  # the first answer gives the phone its cookie; the next three count for it
+        assert careless.get(stale).status_code == 404
+    refused = careless.get(link)
+    assert refused.status_code == 429 and "tarjeta" in refused.content.decode()
+    assert Client(**venue).get(link).status_code == 303  # the next phone of the room opens its card
+    # A client that drops its cookie each time fills the address's window: then the address waits.
+    for _ in range(4):
+        assert Client(**venue).get(stale).status_code == 404
+    assert Client(**venue).get(link).status_code == 429
+    assert Client(REMOTE_ADDR="192.0.2.51").get(link).status_code == 303
