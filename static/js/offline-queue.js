@@ -12,6 +12,9 @@
 // A banner at the top of <main> says what waits («Sin conexión — 3 envíos por enviar») and, after
 // a sync, what was stored, what conflicted (a 409: someone else wrote it meanwhile) and what was
 // refused; its texts come translated from the page (#offline-strings).
+// Each write is the account's that made it (#offline-strings' data-account): a phone that signs in
+// as someone else meanwhile (another pair's card, a player's own account) never sends it under
+// that account; it waits, uncounted, until its own account is signed in on this device again.
 (function () {
   const DB = "torneo-offline";
   const STORE = "writes";
@@ -23,6 +26,8 @@
       return {};
     }
   })();
+  const account = (document.getElementById("offline-strings") || { dataset: {} }).dataset.account || "";
+  const mine = (write) => (write.account || "") === account;
   const text = (key, values) =>
     (strings[key] || "").replace(/\{(\w+)\}/g, (_, name) => (values && name in values ? values[name] : ""));
   const listeners = { change: [], synced: [] };
@@ -51,7 +56,8 @@
     });
   }
 
-  const all = () => tx("readonly", (store) => store.getAll());
+  const everything = () => tx("readonly", (store) => store.getAll());
+  const all = async () => (await everything()).filter(mine);
   const put = (write) => tx("readwrite", (store) => store.add(write));
   const remove = (seq) => tx("readwrite", (store) => store.delete(seq));
 
@@ -117,7 +123,7 @@
   }
 
   async function sendNow({ url, method = "POST", body = {}, key, label = "", kind = "" }) {
-    const write = { url, method, body, key: key || newKey(), label, kind, at: new Date().toISOString() };
+    const write = { url, method, body, key: key || newKey(), label, kind, account, at: new Date().toISOString() };
     const waiting = await pending();
     if (!waiting && navigator.onLine !== false) {
       try {

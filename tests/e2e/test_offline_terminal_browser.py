@@ -76,3 +76,42 @@ def test_a_report_and_its_confirmation_made_offline_are_stored_once_when_the_net
         assert ResultSubmission.objects.get(match=match).confirmed_by == card_b.terminal.user
     finally:
         network(browser, online=True)
+
+
+def test_a_write_kept_offline_is_never_sent_under_another_account_signed_in_meanwhile(live_server, browser):
+    """The phone queues its pair's report offline, then, before it is sent, another pair's card is
+    opened on it: the report waits (it is not that account's), and goes when its own pair's card
+    is opened on the phone again."""
+    t = TournamentFactory(name="Open de Bermeo", status=Tournament.Status.RUNNING)
+    control = grant(UserFactory(), t, "control")
+    mine = make_pair(t, players=[player_data(51), player_data(52)])
+    rivals = make_pair(t, players=[player_data(53), player_data(54)])
+    r = Round.objects.create(
+        tournament=t, number=1, kind=Round.Kind.DRAW, status=Round.Status.PUBLISHED, published_at=timezone.now()
+    )
+    match = Match.objects.create(round=r, table_number=4, pair_a=mine, pair_b=rivals)
+    card_a, card_b = terminal_issue(pair=mine, by=control), terminal_issue(pair=rivals, by=control)
+    browser.set_window_size(390, 844)
+    try:
+        open_card(browser, live_server, t, card_a.token)
+        browser.get(f"{live_server.url}/torneos/{t.slug}/partidas/{match.pk}/anotar/")
+        WebDriverWait(browser, 10).until(lambda b: b.execute_script("return !!window.TorneoQueue"))
+        network(browser, online=False)
+        browser.find_element(By.ID, "id_games_a").send_keys("3")
+        browser.find_element(By.ID, "id_games_b").send_keys("2")
+        browser.find_element(By.CSS_SELECTOR, ".report-form button[type=submit]").click()
+        WebDriverWait(browser, 10).until(lambda b: b.find_element(By.CSS_SELECTOR, ".offline-note"))
+        browser.delete_all_cookies()  # the phone is handed over: the rivals open their own card
+        network(browser, online=True)
+        open_card(browser, live_server, t, card_b.token)
+        WebDriverWait(browser, 10).until(lambda b: b.execute_script("return !!window.TorneoQueue"))
+        browser.execute_script("return window.TorneoQueue.flush()")
+        assert browser.execute_script("return window.TorneoQueue.pending()") == 0  # none of theirs
+        assert not ResultSubmission.objects.exists()
+
+        open_card(browser, live_server, t, card_a.token)  # its own pair again: the report goes
+        WebDriverWait(browser, 30).until(lambda b: ResultSubmission.objects.filter(match=match).exists())
+        sub = ResultSubmission.objects.get(match=match)
+        assert (sub.games_a, sub.games_b) == (3, 2) and sub.submitted_by == card_a.terminal.user
+    finally:
+        network(browser, online=True)
