@@ -336,6 +336,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "printables": {"task": "scoring.printables_sweep", "schedule": env.float("PRINT_SWEEP_SECONDS", default=15.0)},
     # The API's Idempotency-Key answers older than IDEMPOTENCY_KEEP_HOURS (torneo/idempotency.py).
     "idempotency": {"task": "torneo.idempotency_purge", "schedule": 3600.0, "options": {"expires": 600}},
+    # The e-mail addresses asked for the notices of tournaments over (torneo/services/email_notices.py).
+    "email_notices": {"task": "torneo.email_notices_purge", "schedule": 3600.0, "options": {"expires": 600}},
 }
 IDEMPOTENCY_KEEP_HOURS = env.int("IDEMPOTENCY_KEEP_HOURS", default=24)
 PRINT_QUEUE_GRACE_SECONDS = env.float("PRINT_QUEUE_GRACE_SECONDS", default=20.0)

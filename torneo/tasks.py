@@ -38,6 +38,14 @@ def notify_round_task(round_id: int) -> int:
     return 0 if round_ is None else notify_round_published(round=round_)
 
 
+@shared_task(name="torneo.email_notices_purge", ignore_result=True)
+def email_notices_purge_task() -> int:
+    """Hourly on beat: the notices' addresses of tournaments that are over (and those never confirmed)."""
+    from torneo.services.email_notices import email_notices_purge
+
+    return email_notices_purge()
+
+
 @shared_task(name="torneo.notice_emails", bind=True, ignore_result=True, max_retries=5)
 def notice_emails_task(self: Any, items: list[list[Any]]) -> int:
     """Queued by torneo.services.email_notices: a batch of e-mails, through one connection; the

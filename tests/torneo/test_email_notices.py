@@ -168,3 +168,29 @@ def test_erasing_a_players_personal_data_deletes_their_address_for_the_notices(i
     EmailSubscription.objects.create(pair=pair, email="otra@example.net")
     player_erase_personal_data(player=member.player)
     assert list(EmailSubscription.objects.values_list("email", flat=True)) == ["otra@example.net"]
+
+
+def test_the_addresses_go_when_the_tournament_is_over_or_never_confirmed():
+    """Given for one tournament's notices, an address is deleted a day after its last day (or once
+    it is finished); one never confirmed, when its link has expired (torneo.email_notices_purge)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from torneo.models import Tournament
+    from torneo.services.email_notices import email_notices_purge
+
+    sim = new_tournament(8, seed=4)
+    t = sim.tournament
+    pairs = list(t.pairs.order_by("number")[:2])
+    now = timezone.now()
+    kept = EmailSubscription.objects.create(pair=pairs[0], email="sigue@example.net", consented_at=now)
+    waiting = EmailSubscription.objects.create(pair=pairs[1], email="espera@example.net")
+    assert email_notices_purge(now=now) == 0
+    EmailSubscription.objects.filter(pk=waiting.pk).update(asked_at=now - timedelta(days=8))
+    assert email_notices_purge(now=now) == 1 and EmailSubscription.objects.get() == kept
+    assert email_notices_purge(now=now + timedelta(days=(t.end_date - now.date()).days + 1)) == 0
+    assert email_notices_purge(now=now + timedelta(days=(t.end_date - now.date()).days + 3)) == 1
+    again = EmailSubscription.objects.create(pair=pairs[0], email="otra@example.net", consented_at=now)
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
+    assert email_notices_purge(now=now) == 1 and not EmailSubscription.objects.filter(pk=again.pk).exists()

@@ -2,7 +2,8 @@
 on the pair's own page (its phone or a player's account), with the player's explicit consent,
 recorded with its date once the player confirmed the address from the e-mail sent to it (so that
 nobody signs up someone else's address). Deleted by the one-click unsubscribe link every e-mail
-carries, with the pair, and when the tournament ends (torneo.tasks).
+carries, with the pair, and a day after the tournament's last day or when it is finished
+(``email_notices_purge``, hourly on beat; an address never confirmed, after the link's 7 days).
 
 The same tournament's notices as the phones' (torneo/notices.py), in the language the page was in
 when the address was given. Personal data (RGPD): the address is used for these notices only."""

@@ -13,6 +13,7 @@ was given in."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,12 +22,13 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from torneo.errors import NotAllowed
-from torneo.models import EmailSubscription, Pair
+from torneo.models import EmailSubscription, Pair, Tournament
 from torneo.notice_texts import render
 from torneo.permissions import member_pairs
 from torneo.typing import User
@@ -108,6 +110,19 @@ def email_unsubscribe(*, token: str) -> EmailSubscription | None:
     if sub is not None:
         EmailSubscription.objects.filter(pk=sub.pk).delete()
     return sub
+
+
+def email_notices_purge(*, now: datetime.datetime | None = None) -> int:
+    """Hourly on beat: the addresses of tournaments that are over — finished, or past their last
+    day by more than a day — are deleted (they were given for that tournament's notices only);
+    an address never confirmed, after CONFIRM_DAYS. Returns how many."""
+    now = now or timezone.now()
+    over = Q(pair__tournament__status=Tournament.Status.FINISHED) | Q(
+        pair__tournament__end_date__lt=timezone.localdate(now) - datetime.timedelta(days=1)
+    )
+    stale = Q(consented_at__isnull=True, asked_at__lt=now - datetime.timedelta(days=CONFIRM_DAYS))
+    deleted, _rows = EmailSubscription.objects.filter(over | stale).delete()
+    return deleted
 
 
 def email_notices_send(*, messages: Sequence[tuple[int, dict[str, Any]]]) -> int:
