@@ -2,8 +2,8 @@
 // are sent through the API with an Idempotency-Key (static/js/offline-queue.js, TorneoQueue). With
 // no connection the write is kept on this phone, in order, and sent when the connection returns;
 // the page says so at once. Sent twice (a retry, a lost answer) it is stored once.
-// Forms opt in with data-offline-api (the API address) and data-offline-kind ("report" or
-// "confirm"); a report form also has data-offline-match, data-offline-back (where to go once
+// Forms opt in with data-offline-api (the API address) and data-offline-kind ("report", "confirm"
+// or "checkin": the venue's code, valid for its five minutes and the next five); a report form also has data-offline-match, data-offline-back (where to go once
 // stored) and data-offline-label; the texts are the form's data-msg-* (translated by the page).
 // Whatever the server refuses (a 4xx) goes through the plain form instead, so the page shows its
 // usual messages; without this script (or TorneoQueue) the plain forms work as before.
@@ -37,8 +37,9 @@
   }
 
   function body(form) {
-    if (form.dataset.offlineKind !== "report") return {};
     const value = (name) => (form.elements.namedItem(name) || {}).value || "";
+    if (form.dataset.offlineKind === "checkin") return { codigo: value("codigo").trim() };
+    if (form.dataset.offlineKind !== "report") return {};
     const out = {
       match: Number(form.dataset.offlineMatch),
       games_a: Number(value("games_a")),
@@ -79,7 +80,7 @@
       }
       if (sent.response && sent.response.ok) {
         // What the plain form's page would have said: by the acta's state (data-msg-<state>).
-        const state = (sent.data && sent.data.status) || "";
+        const state = form.dataset.offlineKind === "checkin" ? "" : (sent.data && sent.data.status) || "";
         const key = `msg${state.charAt(0).toUpperCase()}${state.slice(1)}`;
         const message = form.dataset[key] || form.dataset.msgDone || "";
         if (message) window.TorneoQueue.flash(message, state === "disputed" ? "warning" : "success");

@@ -115,3 +115,31 @@ def test_a_write_kept_offline_is_never_sent_under_another_account_signed_in_mean
         assert (sub.games_a, sub.games_b) == (3, 2) and sub.submitted_by == card_a.terminal.user
     finally:
         network(browser, online=True)
+
+
+def test_a_check_in_made_offline_is_sent_when_the_network_returns(live_server, browser):
+    """The venue's code typed with the connection gone: kept on the phone, sent once it returns
+    (the code is valid for its five minutes and the next five)."""
+    from torneo.models import Pair
+    from torneo.services import self_check_in as checkin
+
+    t = TournamentFactory(name="Open de Zumaia", status=Tournament.Status.REGISTRATION_CLOSED)
+    control = grant(UserFactory(), t, "control")
+    pair = make_pair(t, players=[player_data(61), player_data(62)])
+    card = terminal_issue(pair=pair, by=control)
+    browser.set_window_size(390, 844)
+    try:
+        open_card(browser, live_server, t, card.token)
+        browser.get(f"{live_server.url}/torneos/{t.slug}/presente/")
+        WebDriverWait(browser, 10).until(lambda b: b.execute_script("return !!window.TorneoQueue"))
+        network(browser, online=False)
+        browser.find_element(By.ID, "id_codigo").send_keys(checkin.venue_code(t))
+        browser.find_element(By.CSS_SELECTOR, ".check-in-form button[type=submit]").click()
+        note = WebDriverWait(browser, 10).until(lambda b: b.find_element(By.CSS_SELECTOR, ".offline-note"))
+        assert "Guardado en este móvil" in note.text
+        assert Pair.objects.get(pk=pair.pk).checked_in_at is None
+        network(browser, online=True)
+        WebDriverWait(browser, 30).until(lambda b: Pair.objects.get(pk=pair.pk).checked_in_at is not None)
+        WebDriverWait(browser, 10).until(lambda b: b.execute_script("return window.TorneoQueue.pending()") == 0)
+    finally:
+        network(browser, online=True)

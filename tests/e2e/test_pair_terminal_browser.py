@@ -121,7 +121,10 @@ def test_a_pair_checks_itself_in_with_the_venue_code(live_server, browser):
     browser.get(f"{live_server.url}/torneos/{t.slug}/presente/")
     browser.find_element(By.ID, "id_codigo").send_keys(checkin.venue_code(t).lower())
     press(browser, browser.find_element(By.XPATH, "//button[contains(., 'Estamos aquí')]"))
-    assert "presencia confirmada" in browser.find_element(By.TAG_NAME, "body").text
+    WebDriverWait(browser, 10).until(
+        lambda b: "presencia confirmada" in b.find_element(By.TAG_NAME, "body").text
+        and b.current_url.endswith(f"/parejas/{pair.number}/ficha/")
+    )
     assert Pair.objects.get(pk=pair.pk).checked_in_at is not None
 
 

@@ -25,7 +25,7 @@ from rest_framework.settings import api_settings
 
 from torneo.errors import NotAllowed, TournamentError
 from torneo.models import Pair, PairTerminal, Tournament
-from torneo.permissions import Action, can_view, is_member_of
+from torneo.permissions import Action, can_view, is_member_of, own_pair_numbers
 from torneo.ratelimit import FailureThrottle, refused_page
 from torneo.services import self_check_in as checkin
 from torneo.services import terminals as service
@@ -214,11 +214,16 @@ def self_check_in(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Pareja %(n)s: presencia confirmada.") % {"n": pair.number})
             return redirect("scoring:pair_page", slug=slug, number=pair.number)
+    own = own_pair_numbers(request.user, tournament)
+    home = ("scoring:pair_page", [slug, own[0]]) if own else ("torneo:tournament_detail", [slug])
+    back = reverse(home[0], args=home[1])
     context = {
         "tournament": tournament,
         "code": code[:12],
         "error": error,
         "closed": checkin.self_check_in_refusal(tournament),
+        "back": back,
+        "pair_number": own[0] if own else None,
     }
     return _private(render(request, "torneo/terminals/check_in.html", context, status=400 if error else 200))
 
