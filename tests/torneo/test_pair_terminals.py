@@ -101,7 +101,7 @@ def test_wrong_links_answer_alike_naming_nobody():
     other = table()
     token = link.rstrip("/").rsplit("/", 1)[1]
     wrong = [
-        f"/torneos/{t.tournament.slug}/tarjeta/{token[:-1]}x/",  # a wrong secret
+        f"/torneos/{t.tournament.slug}/tarjeta/{token[:-1]}{'y' if token.endswith('x') else 'x'}/",  # a wrong secret
         f"/torneos/{t.tournament.slug}/tarjeta/corto/",
         f"/torneos/{other.tournament.slug}/tarjeta/{token}/",  # another tournament's page
     ]
