@@ -90,17 +90,21 @@ def stamp_version(stamp: str) -> int:
     return int(stamp.split(".")[3])
 
 
-def cached_with_stamp(key: str, stamp: str, build: Callable[[], T], *, every: float = 0) -> tuple[str, T]:
+def cached_with_stamp(
+    key: str, stamp: str, build: Callable[[], T], *, every: float = 0, max_age: float | None = None
+) -> tuple[str, T]:
     """`build()` once per stamp, coalesced (see the module's docstring); returns the value with the
     stamp it was built at: ``stamp`` itself, or an older one while another request renders it, or
     while the last one is younger than ``every`` seconds (a burst of changes: one render per
-    ``every`` seconds, whatever the number of changes and requests).
+    ``every`` seconds, whatever the number of changes and requests). ``max_age``: seconds past which
+    a value is built again though the stamp is the same (HTML that says the minute).
 
     One cache entry per key (holding its stamp and when it was built), so that a busy tournament's
     many versions never pile up in memory: a different stamp is a miss."""
     key = f"{key}:{get_language()}"
     entry = cache.get(key)
-    if entry is not None and (entry[0] == stamp or (not _AHEAD.get() and time.time() - entry[2] < every)):
+    current = entry is not None and entry[0] == stamp and (max_age is None or time.time() - entry[2] < max_age)
+    if entry is not None and (current or (not _AHEAD.get() and time.time() - entry[2] < every)):
         return entry[0], entry[1]
     lock = f"{key}:rendering"
     owner = cache.add(lock, stamp, RENDER_LOCK_SECONDS)
@@ -138,38 +142,67 @@ class Body:
     stamp: str
     at: float = 0.0
     deflated: bytes | None = None
-    key: str = ""  # its key in `recent_bodies` ("": not kept there, a body of its request's own)
+    key: str = ""  # its key in `recent_bodies` and the shared cache ("": a body of its request's own)
+    max_age: float | None = None  # seconds it stays true though its stamp does not change (a clock)
 
     @property
     def size(self) -> int:
         return len(self.html) + len(self.deflated or b"")
 
+    def current(self, stamp: str) -> bool:
+        """Whether it may be served for ``stamp``: rendered at it (and not past its age), or
+        younger than PAGES_RENDER_EVERY_SECONDS (a burst of changes: see `cached_with_stamp`)."""
+        age = time.time() - self.at
+        if self.max_age is not None and age >= self.max_age:
+            return False
+        return self.stamp == stamp or (not _AHEAD.get() and age < settings.PAGES_RENDER_EVERY_SECONDS)
+
 
 def cached_body(key: str, stamp: str, template: str, context: Callable[[], dict[str, Any]]) -> Body:
-    """A page body rendered once per stamp, at most once every PAGES_RENDER_EVERY_SECONDS (see
-    `cached_with_stamp`).
+    """A page body rendered from ``template`` once per stamp, at most once every
+    PAGES_RENDER_EVERY_SECONDS (see `kept_body`)."""
+    return kept_body(f"body:{key}:{template}", stamp, lambda: render_to_string(template, context()).encode())
+
+
+def kept_body(key: str, stamp: str, render: Callable[[], bytes], *, max_age: float | None = None) -> Body:
+    """A page body, ``render()`` once per stamp, at most once every PAGES_RENDER_EVERY_SECONDS (see
+    `cached_with_stamp`), and again past ``max_age`` seconds.
 
     Each web process also keeps the bodies it used lately in memory (`recent_bodies`), under the
     same rule: a signed-in phone's page (a pair's terminal on the round's draw, 900 KB of a 573-table
     round) is rendered around a body read from memory, not unpickled from the shared cache at each
-    request."""
-    every = settings.PAGES_RENDER_EVERY_SECONDS
-    full_key = f"body:{key}:{template}"
-    recent, local = recent_bodies(), f"{full_key}:{get_language()}"
+    request. Kept under the same key in both (`_shared_body` reads it back)."""
+    recent, local = recent_bodies(), f"{key}:{get_language()}"
     kept = recent.get(local)
-    if kept is not None and (kept.stamp == stamp or (not _AHEAD.get() and time.time() - kept.at < every)):
+    if kept is not None and kept.current(stamp):
         return kept
 
     def build() -> tuple[bytes, float, bytes | None]:
-        html = render_to_string(template, context()).encode()
-        return html, time.time(), _deflated(html) if len(html) >= GZIP_FROM_BYTES else None
+        html = render()
+        # A clock's page is sent with the time of each request written in (`_with_server_now`).
+        deflate = len(html) >= GZIP_FROM_BYTES and _CLOCK_DATA not in html
+        return html, time.time(), _deflated(html) if deflate else None
 
-    built, value = cached_with_stamp(full_key, stamp, build, every=every)
-    if isinstance(value, bytes):  # kept by an earlier version of this code
-        value = (value, 0.0, None)
-    body = Body(value[0], built, value[1], value[2], local)
+    every = settings.PAGES_RENDER_EVERY_SECONDS
+    built, value = cached_with_stamp(key, stamp, build, every=every, max_age=max_age)
+    body = _body_of(local, built, value, max_age)
     recent.put(local, body)
     return body
+
+
+def _body_of(key: str, stamp: str, value: Any, max_age: float | None) -> Body:
+    if isinstance(value, bytes):  # kept by an earlier version of this code
+        value = (value, 0.0, None)
+    return Body(value[0], stamp, value[1], value[2], key, max_age)
+
+
+def _shared_body(key: str, max_age: float | None) -> Body | None:
+    """The body `kept_body` keeps under ``key`` (with its language) in the shared cache, as another
+    process rendered it; None if none."""
+    entry = cache.get(key)
+    if not isinstance(entry, tuple) or len(entry) != 3 or not isinstance(entry[1], tuple) or len(entry[1]) != 3:
+        return None
+    return _body_of(key, entry[0], entry[1], max_age)
 
 
 def _deflated(html: bytes) -> bytes:
@@ -224,7 +257,9 @@ def page_with_body(request: HttpRequest, template: str, context: dict[str, Any],
 
 
 def _framed_response(request: HttpRequest, head: bytes, body: Body, tail: bytes) -> HttpResponse:
-    parts = (head, body.html, tail)
+    """The page of ``head + body + tail``; a body with a table's clock (kept, scoring.views.players)
+    gets the server's time now, from which static/js/clocks.js counts."""
+    parts = (head, _with_server_now(body.html) if body.deflated is None else body.html, tail)
     if body.deflated is not None and _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
         response = HttpResponse(gzip_around(head, body, tail))
         response["Content-Encoding"] = "gzip"
@@ -246,8 +281,10 @@ def _framed_response(request: HttpRequest, head: bytes, body: Body, tail: bytes)
 # token's, hashed: nobody else's request finds it), and the next request of that browser for that
 # page puts the body kept in the process's memory (`recent_bodies`) into it, without a query: as
 # cheap as an anonymous visitor's. Only for players: a frame is kept only from a request whose
-# session was valid, of an account without a staff role in the tournament, that showed no message;
-# a page whose body is its own (a pair's page, with its clock) never. A phone signed out by the
+# session was valid, of an account without a staff role in the tournament, that showed no message.
+# A pair's page, with its table's clock, too: its body with the clock is kept per change and per
+# minute (scoring.views.players), the server's time written in at each request. A body this process
+# does not have is read from the shared cache, as another process rendered it. A phone signed out by the
 # mesa (a new tarjeta) forgets its frames at once (`frames_forget`); any other change (a role
 # granted, a password changed elsewhere) shows within FRAME_SECONDS.
 
@@ -267,6 +304,7 @@ class Frame:
     tournament: str
     user_id: int
     at: float
+    max_age: float | None = None  # the body's (`Body.max_age`)
 
 
 def _tournament_part(stamp: str) -> str:
@@ -282,7 +320,7 @@ def _frame(request: HttpRequest, tournament: Any, head: bytes, tail: bytes, body
         return None
     if roles_for(user, tournament) or b'<ul class="messages">' in head:
         return None
-    return Frame(head, tail, body.key, _tournament_part(body.stamp), user.pk, time.time())
+    return Frame(head, tail, body.key, _tournament_part(body.stamp), user.pk, time.time(), body.max_age)
 
 
 def _signed_in_key(request: HttpRequest, params: tuple[str, ...]) -> str | None:
@@ -311,15 +349,19 @@ def frames_forget(*, user_id: int) -> None:
 
 
 def _frame_page(request: HttpRequest, frame: Frame, expected: str) -> HttpResponse | None:
-    """This browser's page from its kept frame and the body in memory, or None (go through the
-    view): a frame of another state of the tournament, of an account signed out since, or a body
-    that this process does not have, or has only older than PAGES_RENDER_EVERY_SECONDS."""
+    """This browser's page from its kept frame and the body in memory (or as another process
+    rendered it, from the shared cache), or None (go through the view): a frame of another state of
+    the tournament, of an account signed out since, or a body that nobody rendered at ``expected``
+    (see `Body.current`)."""
     if frame.tournament != _tournament_part(expected):
         return None
-    body = recent_bodies().get(frame.body_key)
-    young = body is not None and time.time() - body.at < settings.PAGES_RENDER_EVERY_SECONDS
-    if body is None or not (body.stamp == expected or young):
-        return None
+    recent = recent_bodies()
+    body = recent.get(frame.body_key)
+    if body is None or not body.current(expected):
+        body = _shared_body(frame.body_key, frame.max_age)
+        if body is None or not body.current(expected):
+            return None
+        recent.put(frame.body_key, body)
     out = cache.get(_signed_out_key(frame.user_id))
     if out is not None and out >= frame.at:
         return None
@@ -484,6 +526,17 @@ def is_watched(path: str) -> bool:
 
 
 _CLOCK_DATA = b'id="clock-data"'
+_SERVER_NOW = re.compile(rb'(<script id="clock-data" type="application/json">\{"server_now": ")[^"]*(")')
+
+
+def _with_server_now(html: bytes) -> bytes:
+    """A page with a clock as sent now: the clocks' data say the server's time of this request
+    (their deadlines are absolute: they hold whenever the page was rendered). Such a page is never
+    kept gzipped (`Page.of`, `GZIP_FROM_BYTES`: a pair's page is far smaller)."""
+    if _CLOCK_DATA not in html:
+        return html
+    now = timezone.now().isoformat().encode()
+    return _SERVER_NOW.sub(lambda m: m.group(1) + now + m.group(2), html, count=1)
 
 
 @dataclass(frozen=True)
@@ -722,9 +775,6 @@ def stamp_with_version(stamp: str, version: int) -> str:
     return ".".join(parts)
 
 
-_SERVER_NOW = re.compile(rb'(<script id="clock-data" type="application/json">\{"server_now": ")[^"]*(")')
-
-
 def _served(request: HttpRequest, page: Page) -> HttpResponse:
     """A kept page as this visitor gets it: gzipped when the browser takes it (every browser does)
     and, on a page with a clock, with the server's time now, from which static/js/clocks.js counts
@@ -733,11 +783,7 @@ def _served(request: HttpRequest, page: Page) -> HttpResponse:
         response = HttpResponse(page.gzipped)
         response["Content-Encoding"] = "gzip"
     else:
-        content = page.html
-        if _CLOCK_DATA in content:
-            now = timezone.now().isoformat().encode()
-            content = _SERVER_NOW.sub(lambda m: m.group(1) + now + m.group(2), content, count=1)
-        response = HttpResponse(content)
+        response = HttpResponse(_with_server_now(page.html))
     patch_vary_headers(response, ("Accept-Encoding",))
     response.page_stamp = None  # type: ignore[attr-defined]
     return response

@@ -87,14 +87,27 @@ def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         return render_to_string("scoring/players/_pair_body.html", context).encode(), clock_match
 
     key = f"pareja:{tournament.pk}:{pair.pk}:{int(member)}:{int(private)}"
-    built, (body, clock_match) = pagecache.cached_with_stamp(
-        key, pagecache.tournament_stamp(tournament, version=version), build, every=settings.PAGES_RENDER_EVERY_SECONDS
-    )
-    if clock_match is not None:
-        body = _with_clock(request, tournament, body, clock_match, computed.get("clock"))
+    stamp = pagecache.tournament_stamp(tournament, version=version)
+    every = settings.PAGES_RENDER_EVERY_SECONDS
+    built, (body, clock_match) = pagecache.cached_with_stamp(key, stamp, build, every=every)
+    # The body with its table's clock, rendered once per change of the page and per
+    # PAIR_PAGE_MAX_AGE seconds (the minute its HTML says), not at every request: the two phones of
+    # each of 1,146 pairs open this page within a minute of the draw. Clock events change the
+    # pair's version, so the stamp; the server's time the script counts from is written in when the
+    # page is sent (torneo.pagecache), its deadlines being absolute. Kept under its own key, a
+    # signed-in phone reads it again in its own frame without a query (torneo.pagecache, `Frame`).
+    if clock_match is None:
+        kept = pagecache.kept_body(f"{key}:sin-reloj", built, lambda: body)
+    else:
+        kept = pagecache.kept_body(
+            f"{key}:reloj:{live_interval(request)}",
+            built,
+            lambda: _with_clock(request, tournament, body, clock_match, computed.get("clock")),
+            max_age=PAIR_PAGE_MAX_AGE,
+        )
     context = {"tournament": tournament, "pair": pair, "has_clock": clock_match is not None, "is_member": member}
     context["live_interval"] = live_interval(request)
-    return pagecache.page_with_body(request, "scoring/players/pair.html", context, pagecache.Body(body, built))
+    return pagecache.page_with_body(request, "scoring/players/pair.html", context, kept)
 
 
 CLOCK_SLOT = "<!--reloj-de-la-mesa-->"

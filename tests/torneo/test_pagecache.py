@@ -755,9 +755,7 @@ def test_staff_and_made_up_sessions_never_get_a_kept_frame(state_kept):
         assert count > 0 and "Entrar" in html and "Salir" not in html
 
 
-def test_a_phone_signed_out_by_a_new_tarjeta_never_gets_its_kept_frame(
-    state_kept, django_capture_on_commit_callbacks
-):
+def test_a_phone_signed_out_by_a_new_tarjeta_never_gets_its_kept_frame(state_kept, django_capture_on_commit_callbacks):
     from torneo.services.terminals import terminal_issue
 
     sim = new_tournament(8)
@@ -770,3 +768,48 @@ def test_a_phone_signed_out_by_a_new_tarjeta_never_gets_its_kept_frame(
         terminal_issue(pair=sim.tournament.pairs.get(number=3), by=sim.organizer)
     page = _page(phone.get(url))
     assert "Pareja 3 · móvil" not in page and "Entrar" in page
+
+
+def test_a_pair_phone_reads_its_own_page_with_the_clock_again_without_a_query_counting_from_now(
+    state_kept, django_capture_on_commit_callbacks
+):
+    """Half the signed-in phones of an event are on their pair's page, with its table's clock: the
+    page (the pair's players' version, «Anotar el resultado») is rendered once per change and per
+    PAIR_PAGE_MAX_AGE, and a phone reads it again in its own frame without a query, from another
+    web process too (the shared cache), the clock counting from the time it is sent."""
+    from scoring.services import clocks as clock_services
+    from scoring.views.players import PAIR_PAGE_MAX_AGE
+
+    sim = new_tournament(8)
+    round_ = publish_next_round(sim)
+    match = playing(round_)[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        clock_services.clocks_start_round(round=round_, by=sim.juez)
+    phone, rival = _phone(sim, match.pair_a.number), _phone(sim, match.pair_b.number)
+    url = f"/torneos/{sim.tournament.slug}/parejas/{match.pair_a.number}/ficha/"
+    first = _page(phone.get(url))
+    assert "Anotar el resultado" in first and 'id="clock-data"' in first
+    later = timezone.now() + timedelta(seconds=20)
+    for other_process in (False, True):
+        if other_process:
+            pagecache.recent_bodies().clear()
+        with time_machine.travel(later, tick=False), CaptureQueriesContext(connection) as queries:
+            again = _page(phone.get(url))
+        assert len(queries) == 0
+        assert f'"server_now": "{later.isoformat()}"' in again
+        assert _version(again) == _version(first) and "Anotar el resultado" in again
+    # The rival's phone on this page: the public's version, never pair A's players'.
+    theirs = _page(rival.get(url))
+    assert "Anotar el resultado" not in _page(rival.get(url)) and 'id="clock-data"' in theirs
+    # A juego tapped changes the pair's page: its phone sees the score.
+    with django_capture_on_commit_callbacks(execute=True):
+        clock_services.clock_juego(match=match, by=sim.juez, winner="A")
+    score = re.compile(r'class="ck-score-a">(\d+)<')
+    assert score.search(first).group(1) == "0"
+    now = _page(phone.get(url))
+    assert score.search(now).group(1) == "1" and _version(now) > _version(first)
+    # Past its age the minute its HTML says is rendered again.
+    past = timezone.now() + timedelta(seconds=PAIR_PAGE_MAX_AGE + 1)
+    with time_machine.travel(past, tick=False), CaptureQueriesContext(connection) as queries:
+        _page(phone.get(url))
+    assert len(queries) > 0
