@@ -159,6 +159,16 @@ class FailureThrottle(RateThrottle):
         self.cache.set(key, history[: self.num_requests], self.duration)  # all that `wait` needs
 
 
+class DefaultRateThrottle(FailureThrottle):
+    """A failure window whose rate REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] may set, with a default
+    here (a site whose settings predate the rule still limits)."""
+
+    default_rate = ""
+
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope, self.default_rate) or None
+
+
 class LoginIPThrottle(FailureThrottle):
     scope = "login_ip"
 
@@ -181,14 +191,11 @@ class LoginUsernameThrottle(FailureThrottle):
         return self.key_of(_digest(username)) if username else None
 
 
-class LoginDeviceThrottle(FailureThrottle):
+class LoginDeviceThrottle(DefaultRateThrottle):
     """Failed logins from one known device (one account's entry in a browser's device cookie)."""
 
     scope = "login_device"
-    default_rate = "10/day"  # a site whose settings predate it still limits it
-
-    def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope, self.default_rate) or None
+    default_rate = "10/day"
 
     def key_for(self, nonce: str) -> str:
         return self.key_of(_digest(nonce))
@@ -325,6 +332,82 @@ class ThrottleMessage:
 
 
 LOGIN_THROTTLES = [LoginIPThrottle, LoginUsernameThrottle]  # the API token endpoint's
+
+
+# --- Failed links and codes at a venue: per browser, with a ceiling per address --------------------
+#
+# At a venue every phone reaches the site from the same address (the venue's Wi-Fi, its NAT): a limit
+# per address would let twenty stale cards or mistyped codes lock every phone of the room out for an
+# hour. So such failures are counted per browser (a random cookie of its own, BROWSER_COOKIE, set by
+# the pages that count them), and per address only under a ceiling a room never reaches, which also
+# bounds a client that drops the cookie to start again. What is guessed is long (a tarjeta's link:
+# 26 random characters; a player's code: 39.6 bits, one use, a day, 5 tries an hour for each printed
+# code): the limits are against hammering, not guessing.
+
+BROWSER_COOKIE = "torneo_navegador"
+
+
+class BrowserFailureThrottle(DefaultRateThrottle):
+    """Failures of one browser (its BROWSER_COOKIE); none counted for a browser without it."""
+
+    default_rate = "20/hour"
+
+    def key_for(self, request: HttpRequest) -> str | None:
+        browser = request.COOKIES.get(BROWSER_COOKIE, "")
+        return self.key_of(browser) if 16 <= len(browser) <= 64 and browser.isalnum() else None
+
+
+class AddressFailureThrottle(DefaultRateThrottle):
+    """Failures from one client address: the ceiling (600 an hour by default)."""
+
+    default_rate = "600/hour"
+
+    def key_for(self, request: HttpRequest) -> str | None:
+        return self.key_of(self.get_ident(request))
+
+
+Windows = list[tuple[FailureThrottle, str | None]]  # each failure window with this request's key in it
+
+
+def venue_windows(
+    request: HttpRequest, browser: type[BrowserFailureThrottle], address: type[AddressFailureThrottle]
+) -> Windows:
+    """This browser's window of failures and its address's."""
+    return [(throttle, throttle.key_for(request)) for throttle in (browser(), address())]
+
+
+def windows_refusal(windows: Windows) -> float | None:
+    """Seconds before a request counted in ``windows`` may try again; None: now."""
+    waits = [throttle.refusal(key) for throttle, key in windows]
+    return max((w for w in waits if w is not None), default=None)
+
+
+def windows_failed(windows: Windows) -> None:
+    """One failure, counted in each of ``windows``."""
+    for throttle, key in windows:
+        if key is not None:
+            throttle.record(key)
+
+
+def with_browser_cookie(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A page that counts failures per browser: its answers give a browser without one its
+    BROWSER_COOKIE (random, a year, HttpOnly, SameSite=Lax, Secure over HTTPS)."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        if BROWSER_COOKIE not in request.COOKIES:
+            response.set_cookie(
+                BROWSER_COOKIE,
+                secrets.token_hex(16),
+                max_age=365 * 24 * 3600,
+                httponly=True,
+                samesite="Lax",
+                secure=request.is_secure(),
+            )
+        return response
+
+    return wrapped
 
 
 # --- Pages: the same rules, answered with the site's 429 page ---------------------------------------

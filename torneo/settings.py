@@ -205,6 +205,11 @@ REST_FRAMEWORK = {
         # (every phone behind one address) never reaches (torneo/views/terminals.py).
         "tarjeta_browser": env.str("RATELIMIT_TARJETA_BROWSER", default="20/hour"),
         "tarjeta_ip": env.str("RATELIMIT_TARJETA_IP", default="600/hour"),
+        # Player codes, invitation links and password links that fail: per browser, per IP under the
+        # same ceiling, and per printed code (torneo/views/accounts.py).
+        "account_claim_browser": env.str("RATELIMIT_ACCOUNT_CLAIM_BROWSER", default="20/hour"),
+        "account_claim_ip": env.str("RATELIMIT_ACCOUNT_CLAIM_IP", default="600/hour"),
+        "account_claim_code": env.str("RATELIMIT_ACCOUNT_CLAIM_CODE", default="5/hour"),
     },
     # Trusted proxies in front of the site: 0 = the client is REMOTE_ADDR and X-Forwarded-For is
     # ignored (it is whatever the client wrote); behind one nginx, 1.

@@ -248,6 +248,37 @@ def test_claim_attempts_are_limited_per_client(small_limits):
     assert claim(Client(), t, code, REMOTE_ADDR="192.0.2.2").status_code == 302  # another client
 
 
+def test_mistyped_codes_lock_out_their_own_phone_not_the_venues_other_phones(settings):
+    """At a venue every phone comes from one address: one phone's mistyped codes are counted for
+    that phone (its cookie); the address has only a ceiling a room never reaches, which also stops
+    a client that drops its cookie to start again."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "account_claim_browser": "3/hour",
+            "account_claim_ip": "7/hour",
+        },
+    }
+    caches["ratelimit"].clear()
+    t = TournamentFactory()
+    pair = make_pair(t)
+    codes = codes_page(t, pair, staff(t))[1]
+    venue = {"REMOTE_ADDR": "192.0.2.60"}
+    careless = Client()
+    assert careless.get(f"/torneos/{t.slug}/cuenta/", **venue).status_code == 200  # the page gives its cookie
+    for n in range(3):
+        assert claim(careless, t, f"AB{n + 2}D-EFGH-JKMN", **venue).status_code == 200
+    refused = claim(careless, t, codes[0], **venue)
+    assert refused.status_code == 429 and "Demasiados intentos" in refused.content.decode()
+    assert claim(Client(), t, codes[0], **venue).status_code == 302  # the next phone of the room
+    # Clients that drop their cookie each time fill the address's window: then the address waits.
+    for n in range(4):
+        assert claim(Client(), t, f"AB{n + 2}D-EFGH-JKMP", **venue).status_code == 200
+    assert claim(Client(), t, codes[1], **venue).status_code == 429
+    assert claim(Client(), t, codes[1], REMOTE_ADDR="192.0.2.61").status_code == 302
+
+
 def test_claim_attempts_are_limited_per_code(small_limits):
     t = TournamentFactory()
     code = codes_page(t, make_pair(t), staff(t), position="1")[1][0]

@@ -8,8 +8,9 @@ a hash), with a QR of its address.
 
 Public pages: the tournament's claim page (``/torneos/<slug>/cuenta/``: the code, then a username
 and password), an invitation link, a password link, and changing one's own password. Failed codes
-and links count per client IP and per code (``ClaimIPThrottle``, ``ClaimCodeThrottle``, on
-torneo/ratelimit.py's failure windows); answers to these pages are never cached and send their
+and links count per browser, per client IP under a ceiling a venue never reaches, and per code
+(``ClaimBrowserThrottle``, ``ClaimIPThrottle``, ``ClaimCodeThrottle``, on torneo/ratelimit.py's
+failure windows); answers to these pages are never cached and send their
 address as Referer to no other site (a code or link may be in it).
 """
 
@@ -32,7 +33,6 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
-from rest_framework.settings import api_settings
 
 from torneo.errors import NotAllowed, TournamentError
 from torneo.forms.accounts import ClaimCodeForm, InvitationForm, NewAccountForm, NewPasswordForm
@@ -40,7 +40,17 @@ from torneo.forms.errors import service_errors
 from torneo.models import AccountToken, Pair, PairTerminal, Tournament
 from torneo.numbers import parse_int
 from torneo.permissions import Action, can, can_view
-from torneo.ratelimit import FailureThrottle, refused_page
+from torneo.ratelimit import (
+    AddressFailureThrottle,
+    BrowserFailureThrottle,
+    DefaultRateThrottle,
+    Windows,
+    refused_page,
+    venue_windows,
+    windows_failed,
+    windows_refusal,
+    with_browser_cookie,
+)
 from torneo.services import accounts as service
 from torneo.typing import signed_in
 from torneo.views.access import tournament_for
@@ -54,29 +64,24 @@ CLAIM_SESSION_MINUTES = 30  # between a right code and choosing the password
 
 
 # --- rate limits: failed codes and links ---------------------------------------------------------
+#
+# Per browser, with a ceiling per address (torneo.ratelimit: a venue's phones share one address),
+# and per printed code.
 
 
-class _AccountThrottle(FailureThrottle):
-    """A failure window whose rate may be set in REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] and has a
-    default here (a site whose settings predate these pages still limits them)."""
+class ClaimBrowserThrottle(BrowserFailureThrottle):
+    """Failed player codes, invitation links and password links of one browser."""
 
-    default_rate = ""
-
-    def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope, self.default_rate) or None
+    scope = "account_claim_browser"
 
 
-class ClaimIPThrottle(_AccountThrottle):
-    """Failed player codes, invitation links and password links per client IP."""
+class ClaimIPThrottle(AddressFailureThrottle):
+    """Failed player codes, invitation links and password links per client IP: the ceiling."""
 
     scope = "account_claim_ip"
-    default_rate = "20/hour"
-
-    def get_cache_key(self, request: Any, view: Any) -> str | None:
-        return self.key_of(self.get_ident(request))
 
 
-class ClaimCodeThrottle(_AccountThrottle):
+class ClaimCodeThrottle(DefaultRateThrottle):
     """Failed attempts at one printed code (its tournament and selector), from any client."""
 
     scope = "account_claim_code"
@@ -86,23 +91,20 @@ class ClaimCodeThrottle(_AccountThrottle):
         return self.key_of(f"{tournament.pk}:{selector}") if tournament is not None and selector else None
 
 
+def _windows(request: HttpRequest, tournament: Tournament | None, selector: str | None) -> Windows:
+    by_code = ClaimCodeThrottle()
+    code = (by_code, by_code.key_for(tournament, selector))
+    return [*venue_windows(request, ClaimBrowserThrottle, ClaimIPThrottle), code]
+
+
 def _refusal(request: HttpRequest, tournament: Tournament | None, selector: str | None = None) -> HttpResponse | None:
-    """The 429 page while this client (or this code) has failed too often; None: go on."""
-    by_ip, by_code = ClaimIPThrottle(), ClaimCodeThrottle()
-    waits = [
-        by_ip.refusal(by_ip.get_cache_key(request, None)),
-        by_code.refusal(by_code.key_for(tournament, selector)),
-    ]
-    wait = max((w for w in waits if w is not None), default=None)
+    """The 429 page while this browser (or its address, or this code) has failed too often; None: go on."""
+    wait = windows_refusal(_windows(request, tournament, selector))
     return None if wait is None else _private(refused_page(request, wait, CLAIM_REFUSED))
 
 
 def _failed(request: HttpRequest, tournament: Tournament | None, selector: str | None = None) -> None:
-    by_ip, by_code = ClaimIPThrottle(), ClaimCodeThrottle()
-    if key := by_ip.get_cache_key(request, None):
-        by_ip.record(key)
-    if key := by_code.key_for(tournament, selector):
-        by_code.record(key)
+    windows_failed(_windows(request, tournament, selector))
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -239,6 +241,7 @@ def password_reset_issue(request: HttpRequest, slug: str, user_id: int) -> HttpR
 # --- public: a player claims their account -------------------------------------------------------
 
 
+@with_browser_cookie
 def claim(request: HttpRequest, slug: str) -> HttpResponse:
     """Step 1: the code (the QR's address brings it in ``?codigo=``; it is checked only when sent)."""
     tournament = tournament_for(request, slug)
@@ -365,6 +368,7 @@ def _link_tournament(request: HttpRequest, slug: str) -> Tournament | HttpRespon
     return tournament
 
 
+@with_browser_cookie
 def invitation_accept(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     tournament = _link_tournament(request, slug)
     if isinstance(tournament, HttpResponse):
@@ -415,6 +419,7 @@ def invitation_accept(request: HttpRequest, slug: str, token: str) -> HttpRespon
     return _private(render(request, "torneo/accounts/invitation.html", context))
 
 
+@with_browser_cookie
 def password_reset_use(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     tournament = _link_tournament(request, slug)
     if isinstance(tournament, HttpResponse):

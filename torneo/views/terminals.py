@@ -6,7 +6,6 @@ Referer header, log or cached page: the answer is private, no-store and no-refer
 from __future__ import annotations
 
 import datetime
-import secrets
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -21,12 +20,21 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
-from rest_framework.settings import api_settings
 
 from torneo.errors import NotAllowed, TournamentError
 from torneo.models import Pair, PairTerminal, Tournament
 from torneo.permissions import Action, can_view, is_member_of, own_pair_numbers
-from torneo.ratelimit import FailureThrottle, refused_page
+from torneo.ratelimit import (
+    AddressFailureThrottle,
+    BrowserFailureThrottle,
+    DefaultRateThrottle,
+    Windows,
+    refused_page,
+    venue_windows,
+    windows_failed,
+    windows_refusal,
+    with_browser_cookie,
+)
 from torneo.services import self_check_in as checkin
 from torneo.services import terminals as service
 from torneo.views.access import LoginRequired, tournament_for
@@ -57,72 +65,36 @@ def _session_until_the_end(request: HttpRequest, tournament: Tournament) -> None
     request.session.set_expiry(max(end, timezone.now() + datetime.timedelta(hours=12)))
 
 
-# --- failed tarjeta links: per browser, with a ceiling per address --------------------------------
-#
-# At a venue every phone reaches the site from the same address (the venue's Wi-Fi, its NAT): a limit
-# per address, as for the account codes, would let twenty stale cards (a pair's link the mesa
-# renewed, a QR scanned half) lock every phone of the room out of its own card for an hour. So the
-# failures are counted per browser (a cookie of its own, set by this page), 20 an hour, and per
-# address only under a ceiling a room never reaches, 600 an hour, which also bounds a client that
-# drops the cookie to start again. A link is 26 random characters: the limits are against
-# hammering, not guessing.
+# --- failed tarjeta links: per browser, with a ceiling per address (torneo.ratelimit) -------------
 
-BROWSER_COOKIE = "torneo_navegador"
 TARJETA_REFUSED = gettext_lazy(
     "Demasiados enlaces de tarjeta que no valen desde este móvil. Pide en la mesa de control la tarjeta "
     "nueva de tu pareja."
 )
 
 
-class TarjetaBrowserThrottle(FailureThrottle):
+class TarjetaBrowserThrottle(BrowserFailureThrottle):
     scope = "tarjeta_browser"
-    default_rate = "20/hour"
-
-    def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope, self.default_rate) or None
-
-    def key_for(self, request: HttpRequest) -> str | None:
-        browser = request.COOKIES.get(BROWSER_COOKIE, "")
-        return self.key_of(browser) if 16 <= len(browser) <= 64 and browser.isalnum() else None
 
 
-class TarjetaAddressThrottle(TarjetaBrowserThrottle):
+class TarjetaAddressThrottle(AddressFailureThrottle):
     scope = "tarjeta_ip"
-    default_rate = "600/hour"
-
-    def key_for(self, request: HttpRequest) -> str | None:
-        return self.key_of(self.get_ident(request))
 
 
-def _tarjeta_throttles(request: HttpRequest) -> list[tuple[FailureThrottle, str | None]]:
-    return [(throttle, throttle.key_for(request)) for throttle in (TarjetaBrowserThrottle(), TarjetaAddressThrottle())]
+def _tarjeta_windows(request: HttpRequest) -> Windows:
+    return venue_windows(request, TarjetaBrowserThrottle, TarjetaAddressThrottle)
 
 
 def _tarjeta_refusal(request: HttpRequest) -> HttpResponse | None:
-    waits = [throttle.refusal(key) for throttle, key in _tarjeta_throttles(request)]
-    wait = max((w for w in waits if w is not None), default=None)
+    wait = windows_refusal(_tarjeta_windows(request))
     return None if wait is None else _no_referrer(refused_page(request, wait, TARJETA_REFUSED))
 
 
-def _tarjeta_failed(request: HttpRequest) -> None:
-    for throttle, key in _tarjeta_throttles(request):
-        if key is not None:
-            throttle.record(key)
-
-
-def _with_browser_cookie(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    if BROWSER_COOKIE not in request.COOKIES:
-        response.set_cookie(
-            BROWSER_COOKIE, secrets.token_hex(16), max_age=365 * 24 * 3600, httponly=True, samesite="Lax",
-            secure=request.is_secure(),
-        )
-    return response
-
-
+@with_browser_cookie
 def pair_terminal(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """Open a pair's link: signs this phone in as the pair's terminal (asking first when someone
     else is signed in on it) and goes to the pair's page."""
-    return _with_browser_cookie(request, _pair_terminal(request, slug, token))
+    return _pair_terminal(request, slug, token)
 
 
 def _pair_terminal(request: HttpRequest, slug: str, token: str) -> HttpResponse:
@@ -130,12 +102,12 @@ def _pair_terminal(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         return refused
     tournament = Tournament.objects.filter(slug=slug).first()
     if tournament is None:
-        _tarjeta_failed(request)
+        windows_failed(_tarjeta_windows(request))
         raise Http404
     try:
         terminal = service.terminal_find(tournament=tournament, token=token)
     except service.InvalidTerminalLink as invalid:
-        _tarjeta_failed(request)
+        windows_failed(_tarjeta_windows(request))
         if not can_view(request.user, tournament):
             raise Http404 from None
         page = render(request, "torneo/accounts/invalid_link.html", {"message": invalid}, status=404)
@@ -177,14 +149,11 @@ def pair_terminal_issue(request: HttpRequest, slug: str, number: int) -> HttpRes
 # --- self check-in with the venue's code (torneo/services/self_check_in.py) ---------------------------
 
 
-class SelfCheckInThrottle(FailureThrottle):
+class SelfCheckInThrottle(DefaultRateThrottle):
     """Wrong venue codes per account: 10 an hour (the code has 31⁶ values and lives ten minutes)."""
 
     scope = "self_check_in"
     default_rate = "10/hour"
-
-    def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope, self.default_rate) or None
 
     def key_for(self, user: Any) -> str:
         return self.key_of(str(user.pk))
