@@ -232,6 +232,8 @@ CACHES = {
 CACHES["ratelimit"].setdefault("KEY_PREFIX", "ratelimit")
 for _alias in ("default", "ratelimit"):
     if CACHES[_alias]["BACKEND"].endswith("FileBasedCache"):
+        # Django's file cache, without a directory listing at every write (torneo/filecache.py).
+        CACHES[_alias]["BACKEND"] = "torneo.filecache.FileCache"
         # Past MAX_ENTRIES the file cache drops a third of its entries: keep that far from reach
         # (a 1,146-pair tournament has a page per pair).
         CACHES[_alias].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 20_000)
