@@ -37,6 +37,7 @@ from scoring.services.clocks import (
     clock_tantos,
     clock_warning,
     clocks_start_round,
+    tap_moment,
 )
 from scoring.throttles import CLOCK_TAP_REFUSED, clock_tap_wait
 from torneo.api.access import TournamentScoped
@@ -176,7 +177,7 @@ class SideField(serializers.ChoiceField):
     pattern, so that the same set does not get a second name."""
 
 
-class ClockWinnerSerializer(serializers.Serializer):
+class ClockTapSerializer(serializers.Serializer):
     winner = SideField(
         choices=SIDES,
         help_text="Pareja que ha ganado el juego: «A» o «B».",
@@ -185,6 +186,12 @@ class ClockWinnerSerializer(serializers.Serializer):
             "null": gettext_lazy("Indica qué pareja ha ganado el juego: «A» o «B»."),
             "invalid_choice": gettext_lazy("Indica qué pareja ha ganado el juego: «A» o «B»."),
         },
+    )
+    tapped_at = serializers.DateTimeField(
+        required=False,
+        help_text="Cuándo se tocó, si se envía más tarde (un móvil sin conexión lo guarda y lo envía al volver): "
+        "hora del servidor. El juego terminó entonces; se acepta hasta 10 minutos antes de llegar.",
+        error_messages={"invalid": gettext_lazy("La hora del toque no es válida.")},
     )
 
 
@@ -379,20 +386,22 @@ class ClockViewSet(TournamentScoped, viewsets.GenericViewSet):
         return self._clock(match, now)
 
     @extend_schema(
-        request=ClockWinnerSerializer,
+        request=ClockTapSerializer,
         responses={**CLOCK_RESPONSES, 202: ClockInfoSerializer},
         description="Un juego ganado (winner: «A» o «B»): los ajustes de terminación siguen el marcador real "
         "(AMM 6.4). La organización, los jueces o la mesa de control: cuenta en el acto (200). Un jugador de la "
         "mesa (o el móvil de su pareja): el juego de la pareja contraria cuenta en el acto (lo concede, 200); el "
         "de la suya queda pendiente (202, en «claim») hasta que la otra pareja lo confirme tocando el mismo juego "
         "(AMM 3.16: firma la pareja perdedora). Si las dos dicen haberlo ganado: 400 (code «disputed»), avisad "
-        "al juez.",
+        "al juez. Un toque guardado sin conexión llega con su hora (tapped_at): el juego terminó entonces; más de "
+        "10 minutos después, 400 (code «late»): lo anota el juez.",
     )
     @action(detail=True, methods=["post"])
     def juego(self, request: Request, tournament_slug: str, match_id: str) -> Response:
-        data = _body(ClockWinnerSerializer, request)
+        data = _body(ClockTapSerializer, request)
         match, now = self._tapped(match_id), timezone.now()
-        tapped = clock_juego(match=match, by=request.user, winner=data["winner"], at=now)
+        at = tap_moment(tapped_at=data.get("tapped_at"), now=now)
+        tapped = clock_juego(match=match, by=request.user, winner=data["winner"], at=at)
         answer = self._clock(match, now)
         if isinstance(tapped, JuegoClaim):
             answer.status_code = status.HTTP_202_ACCEPTED  # counted when the rivals confirm it (its ``claim``)

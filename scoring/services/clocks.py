@@ -185,8 +185,36 @@ def clock_resume(*, match: Match, by: User, at: datetime.datetime | None = None)
     return pause
 
 
-def _paused(clock: MatchClock) -> bool:
-    return clock.pauses.filter(ended_at__isnull=True).exists()
+def _paused(clock: MatchClock, at: datetime.datetime | None = None) -> bool:
+    """Stopped now (``at`` None), or at the moment ``at``."""
+    if at is None:
+        return clock.pauses.filter(ended_at__isnull=True).exists()
+    return clock.pauses.filter(Q(ended_at__isnull=True) | Q(ended_at__gt=at), started_at__lte=at).exists()
+
+
+# A juego tapped on a phone without network is sent when the connection returns (issue 33, the
+# phone's queue) with the moment it was tapped, in the server's clock (the page corrects the phone's
+# offset, static/js/terminal-offline.js): the juego ended then (AMM 3.16: it is marked as it ends;
+# chapter VI counts from it), not when the message arrived. Within LATE_TAP_MAX only: a tap older
+# than that (the phone's clock wrong, or a table that played on without network for long) is not
+# the phone's to date: the juez enters it, having asked the table.
+LATE_TAP_MAX = datetime.timedelta(minutes=10)
+
+
+def tap_moment(*, tapped_at: datetime.datetime | None, now: datetime.datetime) -> datetime.datetime:
+    """When a juego tapped at ``tapped_at`` (a phone's queue; None: now) and received ``now`` ended."""
+    if tapped_at is None or tapped_at >= now:
+        return now  # a phone's clock a little ahead of the server's: the tap arrived as it was made
+    if now - tapped_at > LATE_TAP_MAX:
+        raise TournamentError(
+            _(
+                "Este juego se anotó sin conexión hace más de %(n)d minutos: no cuenta desde el móvil. "
+                "Avisad al juez para que lo anote."
+            )
+            % {"n": LATE_TAP_MAX.seconds // 60},
+            code="late",
+        )
+    return tapped_at
 
 
 def table_side(user: User, match: Match) -> str | None:
@@ -229,7 +257,7 @@ def clock_juego(*, match: Match, by: User, winner: str, at: datetime.datetime | 
         return _add_juego(match=match, by=by, winner=winner, at=at, article="", conceded_by=side)
     with transaction.atomic():
         clock = _running(match)
-        _refuse_paused(clock)
+        _refuse_paused(clock, at)
         _refuse_decided(match, clock)
         pending = _pending_claim(clock)
         if pending is not None and pending.winner == winner:
@@ -245,9 +273,17 @@ def clock_juego(*, match: Match, by: User, winner: str, at: datetime.datetime | 
                 % {"p": _pair_number(match, pending.winner)},
                 code="disputed",
             )
-        claim = JuegoClaim.objects.create(clock=clock, winner=winner, claimed_at=at or timezone.now(), by=signed_in(by))
+        claim = JuegoClaim.objects.create(
+            clock=clock, winner=winner, claimed_at=_after_start(clock, at), by=signed_in(by)
+        )
     _done(match)
     return claim
+
+
+def _after_start(clock: MatchClock, at: datetime.datetime | None) -> datetime.datetime:
+    """The moment of a tap (``at``: a late one, `tap_moment`; None: now), never before the clock started."""
+    moment = at or timezone.now()
+    return max(moment, clock.started_at) if clock.started_at is not None else moment
 
 
 def _pair_number(match: Match, side: str) -> object:
@@ -267,8 +303,8 @@ def clock_juego_adjudge(
     return _add_juego(match=match, by=by, winner=_side(winner), at=at, article=article[:12])
 
 
-def _refuse_paused(clock: MatchClock) -> None:
-    if _paused(clock):
+def _refuse_paused(clock: MatchClock, at: datetime.datetime | None = None) -> None:
+    if _paused(clock, at):
         raise TournamentError(
             _("Reloj parado por el juez: no se anota ningún juego mientras la partida está interrumpida (AMM 3.15)."),
             code="paused",
@@ -306,10 +342,10 @@ def _add_juego(
     with transaction.atomic():
         clock = _running(match)
         if not article:
-            _refuse_paused(clock)
+            _refuse_paused(clock, at)
         _refuse_decided(match, clock)
         pending = _pending_claim(clock) if not article else None
-        now = at or timezone.now()
+        now = _after_start(clock, at)
         if pending is not None and pending.winner == winner:
             now = min(now, pending.claimed_at)
         last = clock.juegos.order_by("-number").first()

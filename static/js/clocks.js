@@ -294,6 +294,15 @@
   if (main) main.addEventListener("live:updated", () => { loadPage(Date.now()); render(); });
   window.addEventListener("online", () => schedule(0));
 
+  // The server's time now (ms), as these clocks reckon it: what static/js/terminal-offline.js
+  // writes on a juego tapped without network (the juego ended then).
+  window.TorneoClocks = {
+    serverNow() {
+      const first = clocks.values().next().value;
+      return Date.now() + (first ? first.offset : 0);
+    },
+  };
+
   loadPage(pageArrival());
   render();
   setInterval(render, 250);

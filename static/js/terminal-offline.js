@@ -2,8 +2,9 @@
 // are sent through the API with an Idempotency-Key (static/js/offline-queue.js, TorneoQueue). With
 // no connection the write is kept on this phone, in order, and sent when the connection returns;
 // the page says so at once. Sent twice (a retry, a lost answer) it is stored once.
-// Forms opt in with data-offline-api (the API address) and data-offline-kind ("report", "confirm"
-// or "checkin": the venue's code, valid for its five minutes and the next five); a report form also has data-offline-match, data-offline-back (where to go once
+// Forms opt in with data-offline-api (the API address) and data-offline-kind ("report", "confirm",
+// "checkin": the venue's code, valid for its five minutes and the next five, or "juego": a juego
+// tapped on the table's clock, sent with the moment it was tapped); a report form also has data-offline-match, data-offline-back (where to go once
 // stored) and data-offline-label; the texts are the form's data-msg-* (translated by the page).
 // Whatever the server refuses (a 4xx) goes through the plain form instead, so the page shows its
 // usual messages; without this script (or TorneoQueue) the plain forms work as before.
@@ -36,9 +37,18 @@
     box.textContent = text;
   }
 
+  // A juego tapped: when, in the server's clock (static/js/clocks.js keeps the offset), so that a tap
+  // sent later, when the connection returns, counts from the moment it was made (within 10 minutes:
+  // scoring.services.clocks.tap_moment).
+  function tappedAt() {
+    const now = window.TorneoClocks ? window.TorneoClocks.serverNow() : Date.now();
+    return new Date(now).toISOString();
+  }
+
   function body(form) {
     const value = (name) => (form.elements.namedItem(name) || {}).value || "";
     if (form.dataset.offlineKind === "checkin") return { codigo: value("codigo").trim() };
+    if (form.dataset.offlineKind === "juego") return { winner: value("winner"), tapped_at: tappedAt() };
     if (form.dataset.offlineKind !== "report") return {};
     const out = {
       match: Number(form.dataset.offlineMatch),
@@ -80,7 +90,9 @@
       }
       if (sent.response && sent.response.ok) {
         // What the plain form's page would have said: by the acta's state (data-msg-<state>).
-        const state = form.dataset.offlineKind === "checkin" ? "" : (sent.data && sent.data.status) || "";
+        const kind = form.dataset.offlineKind;
+        let state = kind === "checkin" ? "" : (sent.data && sent.data.status) || "";
+        if (kind === "juego") state = sent.response.status === 202 ? "claimed" : ""; // waits for the rivals
         const key = `msg${state.charAt(0).toUpperCase()}${state.slice(1)}`;
         const message = form.dataset[key] || form.dataset.msgDone || "";
         if (message) window.TorneoQueue.flash(message, state === "disputed" ? "warning" : "success");

@@ -143,3 +143,51 @@ def test_a_check_in_made_offline_is_sent_when_the_network_returns(live_server, b
         WebDriverWait(browser, 10).until(lambda b: b.execute_script("return window.TorneoQueue.pending()") == 0)
     finally:
         network(browser, online=True)
+
+
+def test_a_juego_tapped_offline_counts_from_when_it_was_tapped_amm_3_16(live_server, browser):
+    """A juego tapped on the table's clock with the connection gone: kept on the phone with its
+    moment (the server's clock, as the page's clocks reckon it), sent when the connection returns,
+    and the juego ended when it was tapped, not when it arrived."""
+    import datetime
+    import time
+
+    from scoring.models import ClockJuego
+    from scoring.services import clocks as clock_services
+
+    t = TournamentFactory(name="Open de Ondarroa", status=Tournament.Status.RUNNING)
+    control = grant(UserFactory(), t, "control")
+    juez = grant(UserFactory(), t, "juez")
+    mine = make_pair(t, players=[player_data(71), player_data(72)])
+    rivals = make_pair(t, players=[player_data(73), player_data(74)])
+    r = Round.objects.create(
+        tournament=t, number=1, kind=Round.Kind.DRAW, status=Round.Status.PUBLISHED, published_at=timezone.now()
+    )
+    match = Match.objects.create(round=r, table_number=6, pair_a=mine, pair_b=rivals)
+    clock_services.clock_start(match=match, by=juez, at=timezone.now() - datetime.timedelta(minutes=20))
+    card = terminal_issue(pair=rivals, by=control)
+    browser.set_window_size(390, 844)
+    try:
+        open_card(browser, live_server, t, card.token)
+        browser.get(f"{live_server.url}/torneos/{t.slug}/relojes/mesa/{match.pk}/")
+        WebDriverWait(browser, 10).until(
+            lambda b: b.execute_script("return !!window.TorneoQueue && !!window.TorneoClocks")
+        )
+        network(browser, online=False)
+        tapped = timezone.now()
+        # Pair B's phone gives the juego to pair A: it counts at once (a concession).
+        browser.find_element(By.XPATH, f"//button[contains(., 'Juego para {mine.number}')]").click()
+        note = WebDriverWait(browser, 10).until(lambda b: b.find_element(By.CSS_SELECTOR, ".offline-note"))
+        assert "Juego guardado en este móvil" in note.text
+        time.sleep(3)
+        assert not ClockJuego.objects.exists()
+        back = timezone.now()
+        network(browser, online=True)
+        WebDriverWait(browser, 30).until(lambda b: ClockJuego.objects.filter(clock__match=match).exists())
+        juego = ClockJuego.objects.get(clock__match=match)
+        assert juego.winner == "A" and juego.by == card.terminal.user
+        assert tapped - datetime.timedelta(seconds=1) <= juego.ended_at <= back - datetime.timedelta(seconds=2)
+        WebDriverWait(browser, 10).until(lambda b: b.execute_script("return window.TorneoQueue.pending()") == 0)
+        assert ClockJuego.objects.filter(clock__match=match).count() == 1
+    finally:
+        network(browser, online=True)

@@ -600,7 +600,8 @@ def test_the_schema_documents_the_clock_endpoints():
     assert {"phase", "juego", "missing", "forced_end", "alerts", "max_at", "server_now"} <= set(
         components["ClockInfo"]["properties"]
     )
-    assert components["ClockWinnerRequest"]["required"] == ["winner"]
+    assert components["ClockTapRequest"]["required"] == ["winner"]  # tapped_at: a tap sent late (issue 33)
+    assert components["ClockTapRequest"]["properties"]["tapped_at"]["format"] == "date-time"
     assert set(components["ClockTantosRequest"]["required"]) == {"a", "b"}
     assert "6.5.b" in paths[f"{base}/{{match_id}}/events/"]["get"]["description"]
 
