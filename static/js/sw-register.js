@@ -51,18 +51,24 @@
 
   const saved = document.getElementById("offline-saved");
   if (saved && "caches" in window) {
-    caches
-      .open("torneo-pages")
-      .then(function (cache) {
-        return cache.keys().then(function (keys) {
-          return Promise.all(
-            keys.map(function (request) {
-              return cache.match(request).then(function (response) {
-                return { url: request.url, response: response };
-              });
-            })
-          );
+    // The public pages kept, and the desk's or terminal's own (static/js/sw.js: the account's).
+    Promise.all(
+      ["torneo-pages", "torneo-private"].map(function (name) {
+        return caches.open(name).then(function (cache) {
+          return cache.keys().then(function (keys) {
+            return Promise.all(
+              keys.map(function (request) {
+                return cache.match(request).then(function (response) {
+                  return { url: request.url, response: response };
+                });
+              })
+            );
+          });
         });
+      })
+    )
+      .then(function (lists) {
+        return lists[0].concat(lists[1]);
       })
       .then(function (pages) {
         const list = saved.querySelector("ul");

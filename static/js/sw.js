@@ -11,6 +11,13 @@
 //   accounts', the pairs' links, the admin, the API. A copy is served with
 //   <meta name="offline-copy" content="when it was kept"> so that static/js/sw-register.js says
 //   «Sin conexión: copia de hace N min».
+// - The app shell of the desks and the pair's terminal: the pages that say so
+//   (<meta name="offline-shell">: the result desk, the juez's desk, a pair's page for its own
+//   players, its table's clock, its report, confirmation and check-in) are kept apart (PRIVATE),
+//   as the account signed in on this device had them, for PRIVATE_MAX_AGE_MS: reloaded without
+//   network, the desk or the terminal shows its last copy and its offline queue keeps working.
+//   They belong to the last account seen online: any page the server sends for someone else, or
+//   for nobody (signed out, a new tarjeta), deletes them at once; never shown to anyone else.
 // - Static files: cache first. The API (live.json, the writes) and every other request: network
 //   only (the pages' scripts cope with a lost connection themselves), and never a POST.
 // - Web Push: a push (torneo/push/send.py: {"title", "body", "url", "tag"}, encrypted for this
@@ -33,6 +40,11 @@ const NEVER_AT_ROOT = /^\/(api|admin|gestion|cuenta|i18n|salud|sw\.js)(\/|$)/;
 const NEVER_ANYWHERE = /\/(gestion|cuenta|tarjeta|presente)(\/|$)/;
 const PRIVATE_MARK = "data-private-page";
 const FORM_TOKEN = "csrfmiddlewaretoken";
+const PRIVATE = "torneo-private";
+const PRIVATE_MAX_AGE_MS = 24 * 3600 * 1000;
+const SHELL_MARK = '<meta name="offline-shell">';
+const ACCOUNT = /id="offline-strings" data-account="(\d+)"/; // templates/base.html, for someone signed in
+const OWNER = "X-Account";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -73,25 +85,28 @@ async function navigate(event, url) {
   const keep = keepable(url);
   const network = fetch(event.request);
   // Kept whatever answers first: a copy taken before the page reads the body.
-  event.waitUntil(network.then((response) => (keep ? store(url, response.clone()) : null)).catch(() => null));
+  event.waitUntil(
+    network
+      .then((response) => Promise.all([keep ? store(url, response.clone()) : null, storePrivate(url, response.clone())]))
+      .catch(() => null)
+  );
   let timer;
   const late = new Promise((resolve) => {
     timer = setTimeout(resolve, TIMEOUT_MS, null);
   });
+  // Without network: the signed-in account's own copy first (it is deleted when it signs out).
+  const copy = async () => (await privateCopy(url)) || (keep ? await cachedCopy(url) : null);
   try {
     const first = await Promise.race([network, late]);
     clearTimeout(timer);
-    if (first === null) {
-      const copy = keep ? await cachedCopy(url) : null;
-      return copy || (await network);
-    }
-    if ([502, 503, 504].includes(first.status) && keep) {
-      return (await cachedCopy(url)) || first; // the server behind the proxy is unreachable
+    if (first === null) return (await copy()) || (await network);
+    if ([502, 503, 504].includes(first.status)) {
+      return (await copy()) || first; // the server behind the proxy is unreachable
     }
     return first;
   } catch (e) {
     clearTimeout(timer);
-    return (keep && (await cachedCopy(url))) || (await offlinePage());
+    return (await copy()) || (await offlinePage());
   }
 }
 
@@ -114,10 +129,52 @@ async function store(url, response) {
   for (const old of keys.slice(0, Math.max(0, keys.length - MAX_PAGES))) await cache.delete(old);
 }
 
+// A page the server sent: whose it is (the account signed in, "" for nobody) decides which private
+// copies stay; kept itself if it is a desk's or a terminal's page (SHELL_MARK) of that account.
+async function storePrivate(url, response) {
+  if (response.status !== 200 || response.type !== "basic") return;
+  const type = response.headers.get("Content-Type") || "";
+  if (!type.includes("text/html") || NEVER_AT_ROOT.test(url.pathname)) return;
+  const html = await response.text();
+  const account = (html.match(ACCOUNT) || [null, ""])[1];
+  const cache = await caches.open(PRIVATE);
+  for (const request of await cache.keys()) {
+    const old = await cache.match(request);
+    if (!old || old.headers.get(OWNER) !== account) await cache.delete(request);
+  }
+  const control = (response.headers.get("Cache-Control") || "").toLowerCase();
+  if (!account || !html.includes(SHELL_MARK) || control.includes("no-store")) return;
+  const title = (html.match(/<title>([^<]*)<\/title>/i) || [null, ""])[1].trim();
+  const copy = new Response(html, {
+    headers: { "Content-Type": type, [STORED]: new Date().toISOString(), [TITLE]: encodeURIComponent(title), [OWNER]: account },
+  });
+  const key = url.href.split("#")[0];
+  await cache.delete(key);
+  await cache.put(key, copy);
+  const keys = await cache.keys();
+  for (const old of keys.slice(0, Math.max(0, keys.length - MAX_PAGES))) await cache.delete(old);
+}
+
+async function privateCopy(url) {
+  const cache = await caches.open(PRIVATE);
+  const key = url.href.split("#")[0];
+  const kept = await cache.match(key, { ignoreVary: true });
+  if (!kept) return null;
+  if (Date.now() - Date.parse(kept.headers.get(STORED) || "") > PRIVATE_MAX_AGE_MS) {
+    await cache.delete(key);
+    return null;
+  }
+  return copyOf(kept);
+}
+
 async function cachedCopy(url) {
   const cache = await caches.open(PAGES);
   const kept = await cache.match(url.href.split("#")[0], { ignoreVary: true });
-  if (!kept) return null;
+  return kept ? copyOf(kept) : null;
+}
+
+// A kept page as served without network: it says so (and since when), its clocks moved on.
+async function copyOf(kept) {
   const stored = kept.headers.get(STORED) || new Date().toISOString();
   let html = await kept.text();
   const meta = '<meta name="offline-copy" content="' + stored + '">';

@@ -1,6 +1,8 @@
 """Issue 33 in a real browser: when the venue's Wi-Fi fails, the public pages a phone has opened read
 from their last copy, saying how old it is; a page it never opened shows the offline page; the staff's
-pages and the pages rendered for someone signed in are never kept (static/js/sw.js, served at /sw.js).
+pages and the pages rendered for someone signed in are never kept among them; the desks' and the pair
+terminal's own pages are kept apart for the account signed in, until another account or nobody is
+(static/js/sw.js, served at /sw.js).
 The network is cut with DevTools (Network.emulateNetworkConditions offline), for the page and for
 the service worker: the page's emulation does not reach the worker's own requests, which go through
 its own DevTools target (reached on the browser's DevTools socket)."""
@@ -223,6 +225,7 @@ def test_the_staffs_pages_and_the_pages_of_someone_signed_in_are_never_kept(live
     )  # what the worker would have stored meanwhile
     assert not kept(browser, dashboard)
     assert not kept(browser, results)
+    assert kept_private(browser) == []  # neither is a desk's page
 
     net.cut()
     for url in (dashboard, results):
@@ -231,21 +234,103 @@ def test_the_staffs_pages_and_the_pages_of_someone_signed_in_are_never_kept(live
         assert not has_banner(browser)
 
 
-def test_a_pairs_terminal_page_opened_from_its_link_is_never_kept(live_server, phone):
+def kept_private(browser) -> list[str]:
+    """The desk's and terminal's copies kept for the account signed in (static/js/sw.js, PRIVATE)."""
+    return browser.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        caches.open("torneo-private").then((c) => c.keys())
+          .then((keys) => done(keys.map((r) => r.url)), () => done([]));
+        """
+    )
+
+
+def settled(browser) -> None:
+    """What the worker stores after a page (it reads the answer after the page has it)."""
+    browser.execute_async_script("const done = arguments[arguments.length - 1]; setTimeout(() => done(true), 1000);")
+
+
+def test_a_pairs_terminal_keeps_its_own_page_for_its_account_until_another_signs_in(live_server, phone):
+    """The pair's page opened from its tarjeta is the terminal's app shell: kept for that account
+    only (never among the public copies), read back without network, and deleted as soon as the
+    server sends a page for another account (another pair's tarjeta on the phone) or for nobody."""
     browser, net = phone
     sim = new_tournament(8, seed=7)
     sim.play_round()
-    pair = sim.tournament.pairs.order_by("number").first()
-    card = terminal_issue(pair=pair, by=sim.organizer)
+    first, second = sim.tournament.pairs.order_by("number")[:2]
+    card = terminal_issue(pair=first, by=sim.organizer)
     browser.get(live_server.url + terminal_url(sim.tournament, card.token).removeprefix(settings.SITE_URL))
-    pair_page = f"{live_server.url}/torneos/{sim.tournament.slug}/parejas/{pair.number}/ficha/"
+    pair_page = f"{live_server.url}/torneos/{sim.tournament.slug}/parejas/{first.number}/ficha/"
     assert browser.current_url == pair_page  # the link signed this phone in, then went to the pair's page
     controlled(browser)
-    assert FALLBACK not in main_text(browser)
     browser.get(pair_page)
-    browser.execute_async_script("const done = arguments[arguments.length - 1]; setTimeout(() => done(true), 1000);")
-    assert not kept(browser, pair_page)
+    online = main_text(browser)
+    assert first.display_name in online
+    settled(browser)
+    assert not kept(browser, pair_page)  # never among the public copies
+    assert kept_private(browser) == [pair_page]
 
     net.cut()
     browser.get(pair_page)
+    banner = WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "offline-copy"))
+    assert banner.text == "Sin conexión: copia de hace menos de un minuto"
+    assert first.display_name in main_text(browser)
+    net.back()
+
+    # Another pair's tarjeta opened on this phone: the first pair's copies go at once.
+    other = terminal_issue(pair=second, by=sim.organizer)
+    browser.get(live_server.url + terminal_url(sim.tournament, other.token).removeprefix(settings.SITE_URL))
+    browser.find_element(By.XPATH, f"//button[contains(., 'Usar este móvil para la pareja {second.number}')]").click()
+    WebDriverWait(browser, 10).until(lambda b: b.current_url.endswith(f"/parejas/{second.number}/ficha/"))
+    settled(browser)
+    theirs = f"{live_server.url}/torneos/{sim.tournament.slug}/parejas/{second.number}/ficha/"
+    assert kept_private(browser) == [theirs]
+    net.cut()
+    browser.get(pair_page)
+    assert FALLBACK in main_text(browser)
+    net.back()
+
+    # Signed out (a page for nobody): nothing of the terminal's is left on the phone.
+    browser.delete_all_cookies()
+    browser.get(f"{live_server.url}/torneos/{sim.tournament.slug}/clasificacion/")
+    settled(browser)
+    assert kept_private(browser) == []
+
+
+def test_the_mesas_desk_reloads_without_network_and_is_forgotten_when_the_mesa_signs_out(live_server, phone):
+    """The result desk is the mesa's app shell: reloaded without network it shows its last copy
+    (and its queue keeps the actas typed); «Salir» deletes it from the device."""
+    from tests.factories import UserFactory, grant
+
+    browser, net = phone
+    sim = new_tournament(8, seed=8)
+    sim.play_round()
+    mesa = grant(UserFactory(username="mesa-offline"), sim.tournament, "control")
+    client = Client()
+    client.force_login(mesa)
+    browser.get(f"{live_server.url}/static/css/site.css")
+    browser.add_cookie(
+        {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value}
+    )
+    desk = f"{live_server.url}/torneos/{sim.tournament.slug}/gestion/resultados/"
+    browser.get(desk)
+    controlled(browser)
+    browser.get(desk)
+    settled(browser)
+    assert kept_private(browser) == [desk] and not kept(browser, desk)
+
+    net.cut()
+    browser.get(desk)
+    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "offline-copy"))
+    assert browser.find_element(By.ID, "id_table").is_displayed()  # the desk's form, ready to type
+    WebDriverWait(browser, 10).until(lambda b: b.execute_script("return !!window.TorneoQueue"))
+    net.back()
+
+    browser.get(desk)
+    browser.find_element(By.XPATH, "//button[contains(., 'Salir')]").click()
+    WebDriverWait(browser, 10).until(lambda b: "Salir" not in b.find_element(By.TAG_NAME, "header").text)
+    settled(browser)
+    assert kept_private(browser) == []
+    net.cut()
+    browser.get(desk)
     assert FALLBACK in main_text(browser)

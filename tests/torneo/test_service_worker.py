@@ -86,3 +86,32 @@ def test_the_pages_say_whether_they_were_rendered_for_someone_signed_in(client):
     assert 'data-worker="/sw.js"' in home
     client.force_login(UserFactory())
     assert "data-private-page" in client.get("/").content.decode()
+
+
+def test_the_desks_and_the_terminals_pages_say_they_are_an_app_shell_for_their_account_only(client):
+    """static/js/sw.js keeps apart, for the account signed in, the pages that say
+    <meta name="offline-shell">: the result desk, the juez's desk, the pair's page for its own
+    players (with the account in data-account); never a page for anyone else, nor another staff page."""
+    from django.test import Client as Browser
+
+    from tests.scoring.test_hands_services import table
+    from torneo.services.terminals import terminal_issue
+
+    t = table()
+    shell = '<meta name="offline-shell">'
+    base = f"/torneos/{t.tournament.slug}"
+    mesa = Browser()
+    mesa.force_login(t.control)
+    for url in (f"{base}/gestion/resultados/",):
+        html = mesa.get(url).content.decode()
+        assert shell in html and f'data-account="{t.control.pk}"' in html, url
+    assert shell not in mesa.get(f"{base}/gestion/").content.decode()  # the dashboard: not a desk
+    juez = Browser()
+    juez.force_login(t.juez)
+    assert shell in juez.get(f"{base}/gestion/juez/").content.decode()
+    pair_page = f"{base}/parejas/{t.match.pair_a.number}/ficha/"
+    assert shell not in client.get(pair_page).content.decode()  # anonymous: a public copy, if any
+    phone = Browser()
+    phone.force_login(terminal_issue(pair=t.match.pair_a, by=t.control).terminal.user)
+    assert shell in phone.get(pair_page).content.decode()
+    assert shell not in phone.get(f"{base}/parejas/{t.match.pair_b.number}/ficha/").content.decode()
