@@ -13,9 +13,10 @@
 //   «Sin conexión: copia de hace N min».
 // - The app shell of the desks and the pair's terminal: the pages that say so
 //   (<meta name="offline-shell">: the result desk, the juez's desk, a pair's page for its own
-//   players, its table's clock, its report, confirmation and check-in) are kept apart (PRIVATE),
-//   as the account signed in on this device had them, for PRIVATE_MAX_AGE_MS: reloaded without
-//   network, the desk or the terminal shows its last copy and its offline queue keeps working.
+//   players, its table's clock, its report and confirmation) and the public pages as someone signed
+//   in read them (a pair's phone on the draw or the standings) are kept apart (PRIVATE), as the
+//   account signed in on this device had them, for PRIVATE_MAX_AGE_MS: reloaded without network,
+//   the desk or the terminal shows its last copy and its offline queue keeps working.
 //   They belong to the last account seen online: any page the server sends for someone else, or
 //   for nobody (signed out, a new tarjeta), deletes them at once; never shown to anyone else.
 // - Static files: cache first. The API (live.json, the writes) and every other request: network
@@ -143,7 +144,10 @@ async function storePrivate(url, response) {
     if (!old || old.headers.get(OWNER) !== account) await cache.delete(request);
   }
   const control = (response.headers.get("Cache-Control") || "").toLowerCase();
-  if (!account || !html.includes(SHELL_MARK) || control.includes("no-store")) return;
+  // Kept: the desks' and the terminal's pages, and the public pages as this account reads them
+  // (the draw, the standings: a pair's phone is signed in); never another staff page.
+  const wanted = html.includes(SHELL_MARK) || keepable(url);
+  if (!account || !wanted || control.includes("no-store")) return;
   const title = (html.match(/<title>([^<]*)<\/title>/i) || [null, ""])[1].trim();
   const copy = new Response(html, {
     headers: { "Content-Type": type, [STORED]: new Date().toISOString(), [TITLE]: encodeURIComponent(title), [OWNER]: account },

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.syntax import parse_file
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "torneo" / "draws"
 PURE_MODULES = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem not in {"manager", "__main__"})
@@ -24,7 +26,7 @@ def test_no_module_imports_django():
     for path in PACKAGE.glob("*.py"):
         if path.stem == "manager":
             continue  # the one bridge to the database, written by the lead
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parse_file(path)
         for node in ast.walk(tree):
             names = []
             if isinstance(node, ast.Import):

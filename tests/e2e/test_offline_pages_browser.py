@@ -200,7 +200,10 @@ def test_a_phone_reads_the_public_pages_it_opened_without_network(live_server, p
     assert not has_banner(browser)
 
 
-def test_the_staffs_pages_and_the_pages_of_someone_signed_in_are_never_kept(live_server, phone):
+def test_the_staffs_pages_are_never_kept_and_a_public_page_read_signed_in_only_for_that_account(live_server, phone):
+    """The organizer's dashboard is never kept. The results, read by the organizer (their name, a
+    token in the page), are never among the public copies: kept apart for that account, readable
+    without network while it is signed in on the device, gone when it signs out."""
     browser, net = phone
     sim = new_tournament(8, seed=6)
     sim.play_round()
@@ -220,18 +223,23 @@ def test_the_staffs_pages_and_the_pages_of_someone_signed_in_are_never_kept(live
     assert FALLBACK not in staff_page
     browser.get(results)  # a public page, rendered for the organizer (their name, a token)
     assert FALLBACK not in main_text(browser)
-    browser.execute_async_script(
-        "const done = arguments[arguments.length - 1]; setTimeout(() => done(true), 1000);"
-    )  # what the worker would have stored meanwhile
+    settled(browser)
     assert not kept(browser, dashboard)
     assert not kept(browser, results)
-    assert kept_private(browser) == []  # neither is a desk's page
+    assert kept_private(browser) == [results]  # the organizer's own copy; the dashboard: never
 
     net.cut()
-    for url in (dashboard, results):
-        browser.get(url)
-        assert FALLBACK in main_text(browser), url
-        assert not has_banner(browser)
+    browser.get(dashboard)
+    assert FALLBACK in main_text(browser)
+    assert not has_banner(browser)
+    browser.get(results)
+    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "offline-copy"))
+    net.back()
+
+    browser.delete_all_cookies()  # signed out: the next page the server sends is for nobody
+    browser.get(f"{base}/clasificacion/")
+    settled(browser)
+    assert kept_private(browser) == []
 
 
 def kept_private(browser) -> list[str]:
@@ -269,12 +277,17 @@ def test_a_pairs_terminal_keeps_its_own_page_for_its_account_until_another_signs
     settled(browser)
     assert not kept(browser, pair_page)  # never among the public copies
     assert kept_private(browser) == [pair_page]
+    standings = f"{live_server.url}/torneos/{sim.tournament.slug}/clasificacion/"
+    browser.get(standings)  # the phone reads the standings too: kept for this account
+    settled(browser)
+    assert not kept(browser, standings) and set(kept_private(browser)) == {pair_page, standings}
 
     net.cut()
-    browser.get(pair_page)
-    banner = WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "offline-copy"))
-    assert banner.text == "Sin conexión: copia de hace menos de un minuto"
-    assert first.display_name in main_text(browser)
+    for url in (pair_page, standings):
+        browser.get(url)
+        banner = WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "offline-copy"))
+        assert banner.text == "Sin conexión: copia de hace menos de un minuto"
+        assert first.display_name in main_text(browser)
     net.back()
 
     # Another pair's tarjeta opened on this phone: the first pair's copies go at once.

@@ -10,6 +10,7 @@ import pytest
 
 from referees.rules import catalogue, ladder
 from referees.rules.catalogue import AMM_V6_4, CATALOGUES, Article, article, catalogue_for, gettext_noop
+from tests.syntax import parse_file
 
 REGLAMENTO = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "004_155e2165bf0c0dba.txt"
 CODES = [a.code for a in AMM_V6_4]
@@ -70,7 +71,7 @@ def test_titles_and_summaries_are_short_spanish_sentences():
 
 
 def test_titles_and_summaries_are_marked_for_translation():
-    tree = ast.parse(Path(catalogue.__file__).read_text(encoding="utf-8"))
+    tree = parse_file(catalogue.__file__)
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "Article"]
     assert len(calls) == len(AMM_V6_4)
 

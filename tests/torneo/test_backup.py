@@ -32,6 +32,7 @@ from scoring.services.hands import hand_edit, hand_record
 from scoring.services.hands.rulings import hand_ruling_confirm
 from scoring.services.results import result_submit
 from tests.factories import UserFactory, player_data
+from tests.syntax import parse_file
 from torneo import backup, pagecache
 from torneo.models import Draw, Match, Pair, PairMember, Player, Tournament
 from torneo.services.accounts import password_reset_allowed
@@ -559,8 +560,7 @@ def test_parts_come_from_the_apps_in_dependency_order_and_backup_does_not_import
         seen.add(part.model)
 
     assert backup.__file__ is not None
-    with open(backup.__file__, encoding="utf-8") as source:
-        tree = ast.parse(source.read())
+    tree = parse_file(backup.__file__)
     imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names] + [
         node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
     ]

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from tests.syntax import parse_source
 from torneo import clock
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -183,7 +184,7 @@ def test_python_m_torneo_clock_runs_without_django():
 
 
 def test_the_module_is_pure():
-    tree = ast.parse("\n".join(p.read_text() for p in (ROOT / "torneo" / "clock").glob("*.py")))
+    tree = parse_source("\n".join(p.read_text() for p in (ROOT / "torneo" / "clock").glob("*.py")))
     imported = {
         alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
     }
@@ -191,8 +192,6 @@ def test_the_module_is_pure():
         node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
     }
     # Its own modules only (torneo.clock.*): nothing of Django, nor of the rest of the site.
-    own = {
-        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
-    } - {"__future__"}
+    own = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module} - {"__future__"}
     assert "django" not in imported
     assert all(not m.startswith("torneo") or m.startswith("torneo.clock") for m in own)
