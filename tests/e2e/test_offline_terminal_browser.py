@@ -30,15 +30,21 @@ def open_card(browser, live_server, tournament, token: str) -> None:
     browser.get(live_server.url + terminal_url(tournament, token).removeprefix(settings.SITE_URL))
 
 
-def test_a_report_and_its_confirmation_made_offline_are_stored_once_when_the_network_returns(live_server, browser):
-    t = TournamentFactory(name="Open de Lekeitio", status=Tournament.Status.RUNNING)
+def one_table(name: str, table: int, first_player: int) -> tuple[Tournament, object, Match]:
+    """A running tournament with a published round of one table (two pairs) and its mesa de control."""
+    t = TournamentFactory(name=name, status=Tournament.Status.RUNNING)
     control = grant(UserFactory(), t, "control")
-    mine = make_pair(t, players=[player_data(41), player_data(42)])
-    rivals = make_pair(t, players=[player_data(43), player_data(44)])
+    mine = make_pair(t, players=[player_data(first_player), player_data(first_player + 1)])
+    rivals = make_pair(t, players=[player_data(first_player + 2), player_data(first_player + 3)])
     r = Round.objects.create(
         tournament=t, number=1, kind=Round.Kind.DRAW, status=Round.Status.PUBLISHED, published_at=timezone.now()
     )
-    match = Match.objects.create(round=r, table_number=9, pair_a=mine, pair_b=rivals)
+    return t, control, Match.objects.create(round=r, table_number=table, pair_a=mine, pair_b=rivals)
+
+
+def test_a_report_and_its_confirmation_made_offline_are_stored_once_when_the_network_returns(live_server, browser):
+    t, control, match = one_table("Open de Lekeitio", 9, 41)
+    mine, rivals = match.pair_a, match.pair_b
     card_a, card_b = terminal_issue(pair=mine, by=control), terminal_issue(pair=rivals, by=control)
     browser.set_window_size(390, 844)
     try:
@@ -82,14 +88,8 @@ def test_a_write_kept_offline_is_never_sent_under_another_account_signed_in_mean
     """The phone queues its pair's report offline, then, before it is sent, another pair's card is
     opened on it: the report waits (it is not that account's), and goes when its own pair's card
     is opened on the phone again."""
-    t = TournamentFactory(name="Open de Bermeo", status=Tournament.Status.RUNNING)
-    control = grant(UserFactory(), t, "control")
-    mine = make_pair(t, players=[player_data(51), player_data(52)])
-    rivals = make_pair(t, players=[player_data(53), player_data(54)])
-    r = Round.objects.create(
-        tournament=t, number=1, kind=Round.Kind.DRAW, status=Round.Status.PUBLISHED, published_at=timezone.now()
-    )
-    match = Match.objects.create(round=r, table_number=4, pair_a=mine, pair_b=rivals)
+    t, control, match = one_table("Open de Bermeo", 4, 51)
+    mine, rivals = match.pair_a, match.pair_b
     card_a, card_b = terminal_issue(pair=mine, by=control), terminal_issue(pair=rivals, by=control)
     browser.set_window_size(390, 844)
     try:
@@ -155,15 +155,9 @@ def test_a_juego_tapped_offline_counts_from_when_it_was_tapped_amm_3_16(live_ser
     from scoring.models import ClockJuego
     from scoring.services import clocks as clock_services
 
-    t = TournamentFactory(name="Open de Ondarroa", status=Tournament.Status.RUNNING)
-    control = grant(UserFactory(), t, "control")
+    t, control, match = one_table("Open de Ondarroa", 6, 71)
     juez = grant(UserFactory(), t, "juez")
-    mine = make_pair(t, players=[player_data(71), player_data(72)])
-    rivals = make_pair(t, players=[player_data(73), player_data(74)])
-    r = Round.objects.create(
-        tournament=t, number=1, kind=Round.Kind.DRAW, status=Round.Status.PUBLISHED, published_at=timezone.now()
-    )
-    match = Match.objects.create(round=r, table_number=6, pair_a=mine, pair_b=rivals)
+    mine, rivals = match.pair_a, match.pair_b
     clock_services.clock_start(match=match, by=juez, at=timezone.now() - datetime.timedelta(minutes=20))
     card = terminal_issue(pair=rivals, by=control)
     browser.set_window_size(390, 844)
