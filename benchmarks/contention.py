@@ -235,6 +235,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# gunicorn's access log as benchmarks/load.py reads it: the moment (wall clock, to the second), the
+# method, the path, the status and the microseconds the worker spent on the request (from the
+# request read to the answer written: not the time it waited for a free worker).
+ACCESS_FORMAT = "%(t)s %(m)s %(U)s %(s)s %(D)s"
+
+
 @dataclass
 class Servers:
     url: str
@@ -289,6 +295,8 @@ def start_servers(args: argparse.Namespace, var_dir: Path) -> Servers:
     gunicorn = [sys.executable, "-m", "gunicorn", "torneo.wsgi", "--bind", f"127.0.0.1:{port}"]
     gunicorn += ["--workers", str(args.workers), "--threads", str(args.threads)]
     gunicorn += ["--error-logfile", str(servers.error_log)]
+    if getattr(args, "access_log", None):  # load.py: the server's own time of each request
+        gunicorn += ["--access-logfile", str(args.access_log), "--access-logformat", ACCESS_FORMAT]
     log = open(servers.error_log, "ab")  # noqa: SIM115 (the child keeps it): Django's log goes to stderr
     servers.processes.append(subprocess.Popen(gunicorn, cwd=ROOT, env=env, stdout=log, stderr=log))
     deadline = time.monotonic() + 60

@@ -96,6 +96,7 @@ import uuid
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -987,6 +988,38 @@ def print_table(name: str, table: dict[str, Any]) -> None:
             )
 
 
+# The server's own time of each request, from gunicorn's access log (contention.ACCESS_FORMAT): the
+# kind of request its path names, as the phones name theirs.
+SERVER_KINDS = (
+    (re.compile(r"/live\.json$"), "live"),
+    (re.compile(r"/clasificacion/$"), "standings"),
+    (re.compile(r"/rondas/\d+/$"), "round"),
+    (re.compile(r"/resultados/$"), "results"),
+    (re.compile(r"/parejas/\d+/ficha/$"), "pair"),
+    (re.compile(r"^/static/"), "static"),
+    (re.compile(r"/tarjeta/"), "tarjeta"),
+    (re.compile(r"/submissions/report/$"), "report"),
+    (re.compile(r"/submissions/\d+/confirm/$"), "confirm"),
+)
+WALL = time.time() - time.monotonic()  # CLOCK_MONOTONIC + WALL = the wall clock the log's moments use
+
+
+def server_hits(log: Path) -> list[Hit]:
+    """Every request of gunicorn's access log as a hit (its kind by its path, the worker's time,
+    the moment on CLOCK_MONOTONIC to the second), for ``Recorder.phased``."""
+    hits = []
+    for line in log.read_text(errors="replace").splitlines():
+        try:
+            moment, _method, path, status, micros = line.rsplit(" ", 4)
+            at = datetime.strptime(moment.strip("[]"), "%d/%b/%Y:%H:%M:%S %z").timestamp() - WALL
+        except ValueError:
+            continue
+        kind = next((k for pattern, k in SERVER_KINDS if pattern.search(path)), "")
+        if kind:
+            hits.append(Hit(kind, "", int(status), int(micros) / 1_000_000, at))
+    return hits
+
+
 # --- the run ---------------------------------------------------------------------------------------
 
 
@@ -1138,6 +1171,7 @@ def run_players(args: argparse.Namespace, own_dir: Path) -> int:
     facts = contention.database_facts()
     print(f"Base de datos: {json.dumps(facts, ensure_ascii=False)}")
     world = prepare_database(args.pairs)
+    args.access_log = var_dir / "access.log"
     servers = contention.start_servers(args, var_dir)
     rec = Recorder()
     stop: Any = None
@@ -1239,6 +1273,16 @@ def run_players(args: argparse.Namespace, own_dir: Path) -> int:
             wait = cores.pop("cpu_wait", None)
             print(f"  CPU (% de un núcleo; la máquina tiene {os.cpu_count()}): {cores}")
             print(f"  Tiempo con algún proceso esperando un núcleo (/proc/pressure/cpu): {wait} %")
+    # The same requests as the server timed them: what of a phone's time was the server's own.
+    served = rec.phased(server_hits(args.access_log))
+    idle_served = [h.seconds for h in served if h.phase == "idle" and h.kind == "live" and h.status == 200]
+    server_table = figures(served, pct(idle_served, 95))
+    if "reports" in server_table:
+        print_table(
+            f"Tiempo del propio servidor (gunicorn) mientras anotan; en reposo live.json p95 "
+            f"{pct(idle_served, 95) * 1000:.1f} ms",
+            server_table["reports"],
+        )
     # Every answer that is not a success nor the tarjeta's redirect is an error: nothing here is refused.
     errors = [h for h in hits if h.status == 0 or h.status >= 400]
     problems = [d for d in done if d.kind == "problem" or (d.kind != "problem" and d.status not in (200, 201))]
@@ -1278,6 +1322,8 @@ def run_players(args: argparse.Namespace, own_dir: Path) -> int:
             "tables": tables,
             "idle_p95_ms": round(idle_p95 * 1000, 2),
             "phases": table,
+            "server_idle_p95_ms": round(pct(idle_served, 95) * 1000, 2),
+            "server_phases": server_table,
             "duties": duty_figures,
             "report_to_confirm_s": {"p50": round(pct(signed, 50), 1), "p95": round(pct(signed, 95), 1)},
             "errors": len(errors),
