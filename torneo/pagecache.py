@@ -21,6 +21,7 @@ most that often, whatever the number of changes and requests, by one process of 
 share the cache (a file cache under var/ on one host, CACHE_URL=redis://… for several).
 """
 
+import dataclasses
 import gzip
 import hashlib
 import re
@@ -286,9 +287,14 @@ def _framed_response(request: HttpRequest, head: bytes, body: Body, tail: bytes)
 # minute (scoring.views.players), the server's time written in at each request. A body this process
 # does not have is read from the shared cache, as another process rendered it. A phone signed out by the
 # mesa (a new tarjeta) forgets its frames at once (`frames_forget`); any other change (a role
-# granted, a password changed elsewhere) shows within FRAME_SECONDS.
+# granted, a password changed elsewhere, a pair joined) shows within FRAME_SECONDS: past it, a
+# frame is checked again (`_checked_again`: the session, and who the frame says the user is) before
+# it is used, not rendered again, for FRAME_KEEP_SECONDS. Rendered again every minute, a frame cost
+# each of those phones a whole view (~10 ms, 15 under load) once in every six pages it read: the
+# p95 of the public pages while the pairs report (benchmarks/load.py --mode players).
 
 FRAME_SECONDS = 60
+FRAME_KEEP_SECONDS = 3600  # past it, rendered again whatever the checks say
 _VERSION_MARK = "0000version0de0la0pagina0000"  # the frame's live version, written in at each request
 
 
@@ -305,6 +311,8 @@ class Frame:
     user_id: int
     at: float
     max_age: float | None = None  # the body's (`Body.max_age`)
+    who: tuple[Any, ...] = ()  # what of the user the frame shows (`_who`)
+    checked: float = 0.0  # when it was last found true (`_checked_again`); 0: when rendered (``at``)
 
 
 def _tournament_part(stamp: str) -> str:
@@ -320,7 +328,40 @@ def _frame(request: HttpRequest, tournament: Any, head: bytes, tail: bytes, body
         return None
     if roles_for(user, tournament) or b'<ul class="messages">' in head:
         return None
-    return Frame(head, tail, body.key, _tournament_part(body.stamp), user.pk, time.time(), body.max_age)
+    now = time.time()
+    return Frame(
+        head, tail, body.key, _tournament_part(body.stamp), user.pk, now, body.max_age, _who(user, tournament), now
+    )
+
+
+def _who(user: Any, tournament: Tournament) -> tuple[Any, ...]:
+    """What a player's frame shows of the user: the name on its «Salir» button, the pairs its menu
+    links («Tu pareja») and the staff roles it holds (none: a frame is kept only without)."""
+    from torneo.permissions import own_pair_numbers, roles_for
+
+    return (
+        user.pk,
+        user.get_username(),
+        tuple(own_pair_numbers(user, tournament)),
+        tuple(sorted(roles_for(user, tournament))),
+    )
+
+
+def _checked_again(request: HttpRequest, key: str, frame: Frame, tournament_id: int) -> Frame | None:
+    """A frame older than FRAME_SECONDS, checked rather than rendered again: the request's session
+    still signs in the frame's user (django.contrib.auth checks it, with the hash of the password),
+    who has the same name, pairs and no roles; then kept another FRAME_SECONDS. None: through the
+    view (and past FRAME_KEEP_SECONDS from its rendering, always)."""
+    if time.time() - frame.at >= FRAME_KEEP_SECONDS:
+        return None
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated or user.pk != frame.user_id:
+        return None
+    if _who(user, Tournament(pk=tournament_id)) != frame.who:
+        return None
+    frame = dataclasses.replace(frame, checked=time.time())
+    cache.set(key, frame, FRAME_KEEP_SECONDS)
+    return frame
 
 
 def _signed_in_key(request: HttpRequest, params: tuple[str, ...]) -> str | None:
@@ -344,8 +385,9 @@ def _signed_out_key(user_id: int) -> str:
 
 def frames_forget(*, user_id: int) -> None:
     """The account's sessions were ended (torneo.services.terminals): its kept frames are not used
-    again (each is rendered again by a request that goes through the view, signed out)."""
-    cache.set(_signed_out_key(user_id), time.time(), FRAME_SECONDS)
+    again (each is rendered again by a request that goes through the view, signed out). Marked for
+    twice FRAME_SECONDS: by then every frame was checked again (`_checked_again`), its session too."""
+    cache.set(_signed_out_key(user_id), time.time(), 2 * FRAME_SECONDS)
 
 
 def _frame_page(request: HttpRequest, frame: Frame, expected: str) -> HttpResponse | None:
@@ -711,13 +753,15 @@ def anonymous_page(
             if isinstance(frame, Frame):  # (the public state is read only then: a pair's page keeps none)
                 state = public_state(slug)
                 expected = None if state is None else stamp(state, kwargs) if stamp else state.stamp
-                served = None if expected is None else _frame_page(request, frame, expected)
+                if expected is not None and time.time() - (frame.checked or frame.at) >= FRAME_SECONDS:
+                    frame = _checked_again(request, key or "", frame, state.pk) if state is not None else None
+                served = None if expected is None or frame is None else _frame_page(request, frame, expected)
                 if served is not None:
                     return served
             response = view(request, slug, **kwargs)
             frame = getattr(response, "page_frame", None)
             if key is not None and frame is not None and response.status_code == 200 and not response.cookies:
-                cache.set(key, frame, FRAME_SECONDS)
+                cache.set(key, frame, FRAME_KEEP_SECONDS)
             return response
 
         return page

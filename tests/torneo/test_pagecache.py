@@ -770,6 +770,50 @@ def test_a_phone_signed_out_by_a_new_tarjeta_never_gets_its_kept_frame(state_kep
     assert "Pareja 3 · móvil" not in page and "Entrar" in page
 
 
+def test_a_phones_frame_past_its_minute_is_checked_again_not_rendered_again(state_kept, monkeypatch):
+    """A frame older than FRAME_SECONDS (here: every request) is used again once the request's
+    session still signs in its user, with the same name, pairs and no roles: three queries (the
+    session, the user, its pairs and roles), not the whole view (ten or more) once a minute per
+    phone and page, the public pages' p95 while the pairs report."""
+    monkeypatch.setattr(pagecache, "FRAME_SECONDS", 0.0)
+    sim = new_tournament(8)
+    round_ = sim.play_round()
+    url = f"/torneos/{sim.tournament.slug}/rondas/{round_.number}/"
+    phone = _phone(sim, 3)
+    pagecache.public_state(sim.tournament.slug)  # kept, as at an event
+    first = _page(phone.get(url))
+    with CaptureQueriesContext(connection) as queries:
+        again = _page(phone.get(url))
+    assert 0 < len(queries) <= 3 and again == first
+    with CaptureQueriesContext(connection) as view:
+        phone.get(url + "?x=1")  # not a page kept: through the view
+    assert len(view) > 3
+
+
+def test_a_frame_checked_again_is_not_used_once_its_user_changed(state_kept, monkeypatch):
+    """Past FRAME_SECONDS a frame is rendered again when the user it shows changed: a staff role
+    granted (the frame would hide it), the password changed elsewhere (the session no longer signs
+    in: the page says «Entrar»)."""
+    from torneo.models import PairTerminal, TournamentRole
+
+    monkeypatch.setattr(pagecache, "FRAME_SECONDS", 0.0)
+    sim = new_tournament(8)
+    round_ = sim.play_round()
+    url = f"/torneos/{sim.tournament.slug}/rondas/{round_.number}/"
+    phone = _phone(sim, 3)
+    phone.get(url)
+    user = PairTerminal.objects.get(pair__tournament=sim.tournament, pair__number=3).user
+    TournamentRole.objects.create(tournament=sim.tournament, user=user, role=TournamentRole.Role.CONTROL)
+    assert "mesa de control" in _page(phone.get(url))
+    TournamentRole.objects.filter(user=user).delete()
+    assert "mesa de control" not in _page(phone.get(url))
+    phone.get(url)  # a frame kept again
+    user.set_password("otra-clave-distinta")
+    user.save()
+    page = _page(phone.get(url))
+    assert "Pareja 3 · móvil" not in page and "Entrar" in page
+
+
 def test_a_pair_phone_reads_its_own_page_with_the_clock_again_without_a_query_counting_from_now(
     state_kept, django_capture_on_commit_callbacks
 ):
