@@ -65,8 +65,12 @@ results themselves, from their phones, without the mesa. Steps 1 to 3 as above; 
    which static/js/clocks.js asks every 15 s on a page with a running clock, and taps on the clock.
 
 Goals of this mode: 0 errors and 0 results lost; while the pairs report, every public page's p95
-within 5× the idle trivial page, and the report's and the confirmation's p95 under 300 ms. With
-``--quick``: 64 pairs (128 phones), 4 s of arrivals and a 20 s window.
+within 5× the idle trivial page (the pages the phones read as the public does: live.json, the
+draw, the standings, the results; a pair's own page, which its phones read signed in, is its
+terminal, a private page rendered after each change of that pair: reported apart), and the
+report's and the confirmation's p95 under 300 ms. The same requests are also timed by the server
+(gunicorn's access log: the worker's own time, without the phone's). With ``--quick``: 64 pairs
+(128 phones), 4 s of arrivals and a 20 s window.
 """
 
 from __future__ import annotations
@@ -1311,7 +1315,10 @@ def run_players(args: argparse.Namespace, own_dir: Path) -> int:
         print(f"Lo que vieron los móviles: {len(problems)} {seen}")
     print(f"Worker de Celery con beat al final: {json.dumps(worker)}")
     during = table.get("reports", {})
-    public_ok = all(during[k]["p95_ratio"] <= 5 for k in PUBLIC_KINDS if k in during)
+    # A phone of a pair reads its pair's page signed in: the pair's terminal (its clock, «Anotar el
+    # resultado», the rival's proposal to confirm), a private page rendered after each change of
+    # that pair, reported apart; the public pages are the others.
+    public_ok = all(during[k]["p95_ratio"] <= 5 for k in PUBLIC_KINDS if k in during and k != "pair")
     duties_ok = all(duty_figures[k]["count"] and duty_figures[k]["p95_ms"] < 300 for k in ("report", "confirm"))
     print(f"Objetivos mientras anotan: páginas p95 ≤ 5× reposo: {'sí' if public_ok else 'NO'}; ", end="")
     print(f"anotar y confirmar p95 < 300 ms: {'sí' if duties_ok else 'NO'}")
