@@ -23,6 +23,7 @@ from scoring.models import PrintJob
 from scoring.selectors.actas import acta_frame, digest, round_actas
 from scoring.selectors.hands import matches_with_players
 from torneo.models import Match, Round, Tournament
+from torneo.selectors.rounds import surname_key
 from torneo.sheets import Sheet
 
 
@@ -154,8 +155,9 @@ def draw_tables_printable(tournament: Tournament, number: int, base_url: str) ->
 
 
 def draw_players_printable(tournament: Tournament, number: int, base_url: str) -> Printable:
-    """The round's draw for the wall, by player in alphabetical order (surname, then first name):
-    where each one sits, so a room finds its table at a glance."""
+    """The round's draw for the wall, by player in alphabetical order (surname, then first name, in
+    the web page's Spanish order: accents and case ignored, ñ after n, `surname_key`): where each
+    one sits, so a room finds its table at a glance."""
     matches = _published_round(tournament, number)
     people = []
     for m in matches:
@@ -166,7 +168,8 @@ def draw_players_printable(tournament: Tournament, number: int, base_url: str) -
             for member in pair.ordered_members():
                 player = member.player
                 name = f"{player.last_name}, {player.first_name}" if player.last_name else player.first_name
-                people.append((name.casefold(), (name, where, str(pair.number))))
+                key = (surname_key(player.last_name or player.first_name), surname_key(player.first_name), pair.number)
+                people.append((key, (name, where, str(pair.number))))
     rows = [row for _key, row in sorted(people, key=lambda item: item[0])]
     columns = (Column(_("Jugador"), 64), Column(_("Mesa"), 18, "center"), Column(_("Pareja n.º"), 18, "center"))
     title = _("%(t)s · ronda %(n)s · sorteo por jugadores") % {"t": tournament.name, "n": number}

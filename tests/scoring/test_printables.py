@@ -23,7 +23,7 @@ from tests.factories import UserFactory, grant
 from tests.scoring import playing, publish_next_round
 from tests.scoring.test_actas import pdf_text, save_preview
 from tests.torneo.simulation import new_tournament
-from torneo.models import Pair
+from torneo.models import Pair, PairMember
 
 pytestmark = pytest.mark.django_db
 
@@ -304,6 +304,22 @@ def test_the_draw_for_the_wall_by_player_is_in_alphabetical_order_with_each_ones
     assert positions == sorted(positions)  # alphabetical, as printed
     for name, where in seats:
         assert name in text and where in text[text.index(name) : text.index(name) + 60]
+
+
+def test_the_draw_by_player_sorts_accented_surnames_as_the_web_page_does() -> None:
+    """Issue 34: «Álvarez» was printed after «Zubiri». Spanish order, as the round's page by
+    surname: accents and case ignored, ñ after n."""
+    sim = new_tournament(6)
+    round_ = publish_next_round(sim)
+    surnames = ["Zubiri", "Álvarez", "Ñandú", "Nuño", "ávila", "Olano"]
+    players = [m.player for m in PairMember.objects.filter(tournament=sim.tournament).order_by("pk")]
+    for player, surname in zip(players, surnames, strict=False):
+        player.last_name = surname
+        player.save()
+    _pages, text, _content = printed(staff(sim), sim, "draw_players", round_.number)
+    order = ["Álvarez", "ávila", "Nuño", "Ñandú", "Olano", "Zubiri"]
+    positions = [text.index(f"{surname}, ") for surname in order]
+    assert positions == sorted(positions)
 
 
 def test_a_long_listing_is_cut_into_numbered_sheets_each_with_its_titles() -> None:
