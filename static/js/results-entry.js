@@ -297,8 +297,15 @@
         form.prepend(list);
       }
     }
-    if (first) first.focus();
+    if (first) focusRefused(first);
     return first;
+  }
+
+  // A refused value is selected with the cursor on it, so that what is typed next replaces it
+  // (issue 34: «3» refused, then «30» typed, became «330»).
+  function focusRefused(field) {
+    field.focus();
+    if (typeof field.select === "function") field.select();
   }
 
   // The lists of tables and their counters, from an answer of the API (one asked for before a
@@ -620,4 +627,8 @@
 
   setInterval(() => { if (!document.hidden) refresh(); }, 8000);
   if (table.value && !current) lookup();
+  // The page the server sent back with a refused entry (without the script's API): the first
+  // refused field has the cursor, its value selected.
+  const refusedField = form.querySelector(".has-error input:not([type=hidden]), .has-error select");
+  if (refusedField) focusRefused(refusedField);
 })();

@@ -225,7 +225,7 @@ def test_a_ladder_scope_that_is_not_an_option_is_refused_by_field_and_nothing_ch
     client = APIClient()
     client.force_authenticate(sim.organizer)
     answer = client.patch(f"/api/v1/tournaments/{sim.tournament.slug}/", {"ladder_scope": "jornada"}, format="json")
-    assert answer.status_code == 400 and "no es una elección válida" in answer.json()["ladder_scope"][0]
+    assert answer.status_code == 400 and "no es una opción válida" in answer.json()["ladder_scope"][0]
     sim.tournament.refresh_from_db()
     assert sim.tournament.ladder_scope == "partida"
     assert (

@@ -224,7 +224,7 @@ API_BAD = [
     ({"match": 999999, "games_a": 3, "games_b": 1, "version": 0}, "match", "no es de este torneo"),
     ({"table": 1, "round": 1, "games_a": 3, "games_b": 3, "version": 0}, "games_a", "3-3 no es un resultado posible"),
     ({"table": 1, "round": 1, "games_a": 12, "games_b": 3, "version": 0}, "games_a", "9"),
-    ({"table": 1, "round": 1, "outcome": "empate", "version": 0}, "outcome", "no es una elección válida"),
+    ({"table": 1, "round": 1, "outcome": "empate", "version": 0}, "outcome", "no es una opción válida"),
     ({"table": 1, "round": 1, "outcome": "bye", "version": 0}, "outcome", "Resultado no válido."),
     ({"table": 1, "round": 1, "outcome": "walkover", "winner": 999, "version": 0}, "winner", "no juega en la mesa"),
     ({"table": 1, "round": 1, "games_a": 3, "games_b": 1, "tantos": [[40]], "version": 0}, "tantos", ""),

@@ -194,7 +194,7 @@ ENTRY_BAD = [
         "No hay ninguna mesa 99 en la ronda 1.",
     ),
     ({"games_a": "3", "games_b": "3"}, "games_a", "3-3 no es un resultado posible", "3-3 no es un resultado posible"),
-    ({"games_a": "tres", "games_b": "1"}, "games_a", "Introduzca un número entero.", "Introduzca un número entero"),
+    ({"games_a": "tres", "games_b": "1"}, "games_a", "Escribe un número entero.", "Escribe un número entero"),
     (
         {"games_a": "3", "games_b": "1", "tantos": "cuarenta"},
         "tantos",
@@ -208,15 +208,15 @@ ENTRY_BAD = [
         "Hay 1 juego con tantos pero la partida tuvo 4",
     ),
     # The script's menu has neither: the API names the same field.
-    ({"outcome": "bye", "winner": "a"}, "outcome", "Escoja una opción válida.", "Resultado no válido."),
+    ({"outcome": "bye", "winner": "a"}, "outcome", "Elige una opción válida.", "Resultado no válido."),
     ({"outcome": "walkover"}, "winner", "Indica qué pareja gana la partida.", "Indica qué pareja gana la partida."),
-    ({"outcome": "walkover", "winner": "c"}, "winner", "Escoja una opción válida.", "Indica qué pareja gana"),
+    ({"outcome": "walkover", "winner": "c"}, "winner", "Elige una opción válida.", "Indica qué pareja gana"),
     ({"outcome": "ruling", "winner": "b"}, "reason", "Escribe la decisión del juez", "Escribe la decisión del juez"),
     (
         {"games_a": "3", "games_b": "1", "reason": "x" * 501},
         "reason",
-        "menos de 500 caracteres",
-        "no tenga más de 500 caracteres",
+        "como mucho 500 caracteres",
+        "como mucho 500 caracteres",
     ),
 ]
 

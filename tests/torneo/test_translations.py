@@ -80,3 +80,45 @@ def test_the_clock_presets_labels_are_translated_but_the_pure_core_keeps_the_spa
     with translation.override("es"):
         assert {k: str(v) for k, v in field.choices}["club-15"] == CLUB_15.label
     assert CLUB_15.label == "Club: partida perdida a los 15 minutos"
+
+
+USTED = re.compile(r"\b(Introduzca|Asegúrese|Escoja|Seleccione|Compruebe|[Uu]sted|[Ss]u contraseña)\b|carácteres")
+
+
+def test_the_stock_messages_of_django_and_drf_speak_to_you_as_the_site_does():
+    """Issue 34: «Asegúrese de que este valor es menor o igual a 9» on the result desk. The site's
+    own catalogue (locale/es) gives Django's, django.contrib.auth's and DRF's messages in «tú»,
+    and wins over theirs (LOCALE_PATHS first)."""
+    from django import forms
+    from rest_framework import serializers
+
+    class Desk(forms.Form):
+        games = forms.IntegerField(max_value=9)
+        outcome = forms.ChoiceField(choices=[("played", "Jugada")])
+        reason = forms.CharField(max_length=5)
+
+    class Api(serializers.Serializer):
+        games = serializers.IntegerField(max_value=9)
+        reason = serializers.CharField(max_length=5)
+
+    with translation.override("es"):
+        desk = Desk({"games": "30", "outcome": "bye", "reason": "demasiado"})
+        assert not desk.is_valid()
+        said = {name: " ".join(errors) for name, errors in desk.errors.items()}
+        assert said["games"] == "Este valor debe ser como mucho 9."
+        assert said["outcome"].startswith("Elige una opción válida.")
+        assert said["reason"] == "Este valor debe tener como mucho 5 caracteres (tiene 9)."
+        assert Desk({"games": "tres"}).errors["games"] == ["Escribe un número entero."]
+        api = Api(data={"games": 30, "reason": "demasiado"})
+        assert not api.is_valid()
+        assert [str(e) for e in api.errors["games"]] == ["Este valor debe ser como mucho 9."]
+        assert [str(e) for e in api.errors["reason"]] == ["Este campo debe tener como mucho 5 caracteres."]
+    catalogue = (LOCALE.parents[1] / "es" / "LC_MESSAGES" / "django.po").read_text()
+    entries = po_entries(catalogue)
+    assert len(entries) > 200
+    assert [msgid for msgid, strs, _fuzzy in entries if any(USTED.search(s) for s in strs)] == []
+    with (LOCALE.parents[1] / "es" / "LC_MESSAGES" / "django.mo").open("rb") as handle:
+        compiled = gettext.GNUTranslations(handle)
+    for msgid, strs, _fuzzy in entries:
+        if len(strs) == 1:
+            assert compiled.gettext(msgid) == strs[0], msgid

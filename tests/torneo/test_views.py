@@ -92,7 +92,7 @@ def test_public_registration_bad_input_shows_spanish_messages_on_the_fields_and_
     assert response.status_code == 200
     html = response.content.decode()
     found = errors_in(html)
-    assert "Este campo es requerido." in found  # p2 last name (Django's own Spanish message)
+    assert "Este campo es obligatorio." in found  # p2 last name (Django's message, in the site's Spanish: locale/es)
     response = Client().post(
         f"/torneos/{t.slug}/inscripcion/",
         {
