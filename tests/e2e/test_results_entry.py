@@ -125,6 +125,9 @@ def test_bad_input_is_shown_on_its_field_and_what_was_typed_stays(live_server, b
     WebDriverWait(browser, 5).until(lambda d: "3-3 no es un resultado posible" in field_errors(d, "games_a"))
     assert "Revisa los campos marcados." in browser.find_element(By.ID, "entry-feedback").text
     assert focused(browser) == "games_a"
+    # The refused value is selected: what is typed replaces it (issue 34: «3» then «30» was «330»).
+    browser.switch_to.active_element.send_keys("3")
+    assert browser.find_element(By.NAME, "games_a").get_attribute("value") == "3"
     games_b = browser.find_element(By.NAME, "games_b")
     games_b.clear()
     games_b.send_keys("1")  # 3-1 now
