@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.utils import translation
 
@@ -17,6 +18,11 @@ LOCALE = Path(__file__).resolve().parents[2] / "locale" / "en" / "LC_MESSAGES"
 
 def po_entries(text: str) -> list[tuple[str, list[str], bool]]:
     """(msgid, msgstrs, fuzzy) for every entry but the header; a small parser for the test."""
+    return [(msgid, strs, fuzzy) for msgid, _plural, strs, fuzzy in po_catalogue(text)]
+
+
+def po_catalogue(text: str) -> list[tuple[str, str, list[str], bool]]:
+    """(msgid, msgid_plural or "", msgstrs, fuzzy) for every entry but the header."""
 
     def unquote(lines: list[str]) -> str:
         return "".join(ast.literal_eval(line) for line in lines)  # PO strings are C-like literals
@@ -37,8 +43,58 @@ def po_entries(text: str) -> list[tuple[str, list[str], bool]]:
         msgid = unquote(fields.get("msgid", ['""']))
         if msgid:
             strs = [unquote(v) for k, v in fields.items() if k.startswith("msgstr")]
-            entries.append((msgid, strs, fuzzy))
+            entries.append((msgid, unquote(fields.get("msgid_plural", ['""'])), strs, fuzzy))
     return entries
+
+
+# What a translation must keep of its Spanish string: its placeholders (Python's and the script's
+# {braces}) and its HTML tags.
+PLACEHOLDER = re.compile(
+    r"%\([a-z_0-9]+\)[sdfi]|%[sdfi]|\{[a-z_0-9]*\}|</?(?:a|abbr|b|br|code|em|i|kbd|li|p|small|span|strong|ul)\b[^>]*>"
+)
+TRANSLATED = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_language_has_every_string_of_the_site_with_its_placeholders(language):
+    """Issue 34: English, euskara, galego… each catalogue has every string the English one has
+    (which `makemessages` collects from the code, the templates, the PDFs and the e-mails), none
+    empty or fuzzy, none with a placeholder or a tag lost or made up, and its compiled .mo matches."""
+    folder = LOCALE.parents[1] / language / "LC_MESSAGES"
+    entries = po_catalogue((folder / "django.po").read_text())
+    reference = {msgid for msgid, _strs, _fuzzy in po_entries((LOCALE / "django.po").read_text())}
+    assert reference - {msgid for msgid, *_rest in entries} == set()
+    assert [msgid for msgid, _plural, strs, fuzzy in entries if fuzzy or not strs or not all(strs)] == []
+    broken = []
+    for msgid, plural, strs, _fuzzy in entries:
+        wanted = [sorted(PLACEHOLDER.findall(msgid))]
+        if plural:  # the singular may leave the count out, as the Spanish and English do
+            wanted = [sorted(PLACEHOLDER.findall(plural))]
+            allowed = set(PLACEHOLDER.findall(msgid)) | set(wanted[0])
+            if (
+                any(set(PLACEHOLDER.findall(s)) - allowed for s in strs)
+                or sorted(PLACEHOLDER.findall(strs[-1])) != wanted[0]
+            ):
+                broken.append(msgid)
+        elif sorted(PLACEHOLDER.findall(strs[0])) != wanted[0]:
+            broken.append(msgid)
+    assert broken == []
+    with (folder / "django.mo").open("rb") as handle:
+        compiled = gettext.GNUTranslations(handle)
+    for msgid, plural, strs, _fuzzy in entries:
+        if not plural:
+            assert compiled.gettext(msgid) == strs[0], msgid
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "heading", "menu"),
+    [("eu", "Izena emandako bikoteak", "Sailkapena"), ("gl", "Parellas inscritas", "Clasificación")],
+)
+def test_the_pages_speak_basque_and_galician(language, heading, menu):
+    t = TournamentFactory()
+    html = Client(HTTP_ACCEPT_LANGUAGE=language).get(f"/torneos/{t.slug}/parejas/").content.decode()
+    assert f'<html lang="{language}"' in html and heading in html and menu in html
 
 
 def test_every_string_has_an_english_translation():
