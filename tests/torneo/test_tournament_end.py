@@ -188,6 +188,23 @@ def test_a_finished_tournaments_page_leads_with_its_final_classification():
     assert f'href="/torneos/{sim.tournament.slug}/clasificacion/final/"' in home
 
 
+def test_the_public_page_shows_the_champion_as_soon_as_the_final_counts_before_any_staff_page():
+    """Issue 34: «Terminado» and the champion appeared only after a staff member opened Gestión
+    (which finishes the tournament). The public page says it once the deciding result counts."""
+    sim = new_tournament(4, format=Tournament.Format.CEROS, max_losses=1)
+    finish_round(sim, publish_next(sim))
+    final = publish_next(sim)
+    text = text_of(Client().get(url(sim, "")))
+    assert "En juego" in text and "Terminado" not in text and "Campeona" not in text
+    for match in final.matches.filter(outcome=Match.Outcome.PENDING):
+        sim.enter_result(match)  # the results service, as the mesa or the pairs' phones
+    assert status(sim) == Tournament.Status.RUNNING  # nobody of the staff has opened a page
+    text = text_of(Client().get(url(sim, "")))
+    champion = final.matches.get().winner
+    assert "Terminado" in text and "En juego" not in text
+    assert f"Campeona: {champion.number} · {champion.display_name}" in text
+
+
 def test_the_dashboard_finishes_a_decided_tournament_and_links_its_classification():
     sim = new_tournament(2)
     decide_without_the_hook(publish_next(sim))

@@ -1,10 +1,12 @@
 """Reads of tournaments: the public list, the ones visible to or managed by a user, a tournament's
 staff. Querysets with what their templates need, in a fixed number of queries."""
 
+from dataclasses import dataclass
+
 from django.db.models import Count, Q, QuerySet
 
 from torneo import pagecache
-from torneo.models import Pair, Tournament, TournamentRole
+from torneo.models import Match, Pair, Tournament, TournamentRole
 from torneo.numbers import parse_int
 from torneo.selectors.rounds import Champion, tournament_progress
 from torneo.typing import User, signed_in
@@ -48,17 +50,35 @@ def staff_of(tournament: Tournament) -> QuerySet[TournamentRole]:
     )
 
 
-def champions_of(tournament: Tournament) -> tuple[Champion, ...]:
-    """A finished tournament's champions as its format decided them (one per pool: a repesca
-    without re-entry has two; none for the Swiss, whose classification says who won), computed
-    once per change of the tournament (torneo.pagecache). Empty while it is not finished."""
-    if tournament.status != Tournament.Status.FINISHED:
-        return ()
-    return pagecache.cached(
-        f"torneo:champions:{tournament.pk}",
-        pagecache.tournament_stamp(tournament),
-        lambda: tournament_progress(tournament).champions,
-    )
+@dataclass(frozen=True)
+class Outcome:
+    """What the tournament's public page says of its end: whether it is decided, and its champions
+    (one per pool: a repesca without re-entry has two; none for the Swiss, whose classification
+    says who won)."""
+
+    decided: bool
+    champions: tuple[Champion, ...] = ()
+
+
+def tournament_outcome(tournament: Tournament) -> Outcome:
+    """Decided as soon as the result that decides it counts: finished, or in play with every result
+    in and its format decided (a champion in every pool, the Swiss's last round played). Its status
+    turns «Terminado» when the staff next open Gestión or prepare a round
+    (torneo.services.rounds.tournament_finish_if_done: not the results service, so that the mesa
+    can still correct the final's acta); the public need not wait for that (issue 34). Computed
+    once per change of the tournament (torneo.pagecache)."""
+    finished = tournament.status == Tournament.Status.FINISHED
+    if not finished and tournament.status != Tournament.Status.RUNNING:
+        return Outcome(False)
+
+    def build() -> Outcome:
+        if not finished and Match.objects.filter(round__tournament=tournament, outcome=Match.Outcome.PENDING).exists():
+            return Outcome(False)
+        progress = tournament_progress(tournament)
+        decided = finished or progress.done
+        return Outcome(decided, progress.champions if decided else ())
+
+    return pagecache.cached(f"torneo:desenlace:{tournament.pk}", pagecache.tournament_stamp(tournament), build)
 
 
 def live_version(tournament: Tournament | pagecache.PublicState, *, pair: str | None = None) -> int | None:

@@ -18,9 +18,9 @@ from torneo.numbers import parse_int
 from torneo.permissions import Action, can, can_create_tournament, roles_for
 from torneo.selectors.registrations import registration_counts
 from torneo.selectors.tournaments import (
-    champions_of,
     live_version,
     staff_of,
+    tournament_outcome,
     tournaments_managed_by,
     tournaments_public,
 )
@@ -48,12 +48,13 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """The tournament's page; once finished, its final classification comes first (the champion,
-    and the way to the whole classification)."""
+    """The tournament's page; once decided, its final classification comes first (the champion,
+    and the way to the whole classification), as soon as the deciding result counts."""
     tournament = tournament_for(request, slug)
     context = {
         "tournament": tournament,
-        "champions": champions_of(tournament),
+        "outcome": (outcome := tournament_outcome(tournament)),
+        "champions": outcome.champions,
         "counts": registration_counts(tournament),
         "sessions": tournament.sessions.all(),
         "is_staff": can(request.user, tournament, Action.VIEW_PRIVATE),
