@@ -143,8 +143,9 @@ LOGOUT_REDIRECT_URL = "torneo:home"
 # Spanish first; English available through the language switch.
 LANGUAGE_CODE = "es"
 # Each language named in itself, as a language menu names them. Mus is as much a game of the Basque
-# Country, Galicia and Catalonia as of Madrid: their catalogues are complete (tests/torneo/test_translations.py).
-LANGUAGES = [("es", "Español"), ("eu", "Euskara"), ("gl", "Galego"), ("en", "English")]
+# Country, Galicia and Catalonia as of Madrid: their catalogues are complete
+# (tests/torneo/test_translations.py).
+LANGUAGES = [("es", "Español"), ("eu", "Euskara"), ("gl", "Galego"), ("ca", "Català"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Madrid"
 USE_I18N = True

@@ -89,9 +89,13 @@ def test_every_language_has_every_string_of_the_site_with_its_placeholders(langu
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("language", "heading", "menu"),
-    [("eu", "Izena emandako bikoteak", "Sailkapena"), ("gl", "Parellas inscritas", "Clasificación")],
+    [
+        ("eu", "Izena emandako bikoteak", "Sailkapena"),
+        ("gl", "Parellas inscritas", "Clasificación"),
+        ("ca", "Parelles inscrites", "Classificació"),
+    ],
 )
-def test_the_pages_speak_basque_and_galician(language, heading, menu):
+def test_the_pages_speak_basque_galician_and_catalan(language, heading, menu):
     t = TournamentFactory()
     html = Client(HTTP_ACCEPT_LANGUAGE=language).get(f"/torneos/{t.slug}/parejas/").content.decode()
     assert f'<html lang="{language}"' in html and heading in html and menu in html
