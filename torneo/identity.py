@@ -41,6 +41,16 @@ def normalize_name(text: str) -> str:
     return " ".join(words)
 
 
+_PHONE_SEPARATORS = re.compile(r"[\s\-.()/]+")
+
+
+def normalize_phone(text: str) -> str:
+    """A phone as people write it («634-556-677», «634.556.677», «(+34) 634 55 66 77») with its
+    separators made single spaces: «634 556 677», «+34 634 55 66 77». What is left is checked by
+    the registration service (digits and one leading «+»)."""
+    return _PHONE_SEPARATORS.sub(" ", text).strip()
+
+
 def normalize_document(text: str) -> str:
     """'12.345.678-z' -> '12345678Z'. Compatibility forms too (NFKC): full-width «１２…» are the same
     digits, and Python's regular expressions would take them for digits anyway."""

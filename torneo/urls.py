@@ -37,6 +37,7 @@ tournament_patterns = [
     path("gestion/cambios/", audit.audit_log, name="manage_audit"),
     path("gestion/cambios.csv", audit.audit_export, name="manage_audit_export"),
     path("gestion/importar/", registrations.pairs_import, name="manage_pairs_import"),
+    path("gestion/importar/ejemplo/", registrations.pairs_import_example, name="manage_pairs_import_example"),
     path("gestion/exportar.csv", registrations.pairs_export, name="manage_pairs_export"),
     path("live.json", tournaments.tournament_live, name="tournament_live"),
     # Accounts without the admin (torneo/services/accounts.py): codes, invitations, password links.

@@ -52,6 +52,7 @@ SUB_PAGES: dict[str, tuple[str, set[str]]] = {
     "torneo:public_registration": ("torneo:tournament_detail", EVERYONE),
     "torneo:manage_pair_new": ("torneo:manage_dashboard", STAFF_PAIRS),
     "torneo:manage_pairs_import": ("torneo:manage_dashboard", STAFF_PAIRS),
+    "torneo:manage_pairs_import_example": ("torneo:manage_pairs_import", STAFF_PAIRS),
     "torneo:manage_pairs_export": ("torneo:manage_dashboard", STAFF_PAIRS),
     "torneo:manage_accounts": ("torneo:manage_roles", ORGANIZER),
     "scoring:classification": ("scoring:standings", EVERYONE),

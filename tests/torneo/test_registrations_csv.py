@@ -69,6 +69,61 @@ def test_import_reports_every_bad_row_and_column_and_writes_nothing():
     assert Pair.objects.filter(tournament=t).count() == 1
 
 
+def test_phones_with_dashes_dots_or_spaces_are_accepted_and_written_one_way():
+    """Issue 34: «634-556-677» was refused. Separators become single spaces; what is left must be
+    9 to 15 digits, with a «+» in front if any."""
+    t = TournamentFactory()
+    data = csv_bytes(
+        ";Ana;Sanz;;634-556-677;;;Luis;Gil;;634.556.678;;",
+        ";Eva;Mora;;(+34) 634 55 66 79;;;Juan;Paz;;+34  600/111/222;;",
+    )
+    registrations_import_csv(tournament=t, data=data)
+    phones = [
+        m.player.phone for pair in Pair.objects.filter(tournament=t).order_by("number") for m in pair.ordered_members()
+    ]
+    assert phones == ["634 556 677", "634 556 678", "+34 634 55 66 79", "+34 600 111 222"]
+
+
+def test_errors_name_the_columns_as_the_sheet_heads_them():
+    """Issue 34: an error names «Teléfono jugador 2», the file's own header, not «telefono_2»."""
+    t = TournamentFactory()
+    header = (
+        "Nombre jugador 1,Apellidos jugador 1,Nombre jugador 2,Apellidos jugador 2,Teléfono jugador 2,Nombre pareja"
+    )
+    data = csv_bytes("Ana,Sanz,Luis,Gil,12-34,Los Txikis", header=header)
+    with pytest.raises(CsvImportError) as exc:
+        registrations_import_csv(tournament=t, data=data)
+    assert [(e.row, e.column) for e in exc.value.errors] == [(2, "Teléfono jugador 2")]
+    assert "de 9 a 15 cifras" in exc.value.errors[0].message
+    assert not Pair.objects.filter(tournament=t).exists()
+
+
+@pytest.mark.parametrize("fmt", ["", "xlsx"])
+def test_the_example_file_downloads_and_imports_as_it_is(fmt):
+    """Issue 34: a downloadable example, in the columns the import reads, that imports unchanged."""
+    t = TournamentFactory()
+    staff = UserFactory()
+    grant(staff, t, "control")
+    client = Client()
+    client.force_login(staff)
+    url = f"/torneos/{t.slug}/gestion/importar/ejemplo/" + (f"?formato={fmt}" if fmt else "")
+    response = client.get(url)
+    assert response.status_code == 200
+    assert "ejemplo-inscripciones" in response["Content-Disposition"]
+    if fmt:
+        assert openpyxl.load_workbook(io.BytesIO(response.content)).active.max_row == 3
+        return
+    assert Client().get(url).status_code in (302, 403, 404)  # staff only
+    page = client.get(f"/torneos/{t.slug}/gestion/importar/").content.decode()
+    assert f'href="/torneos/{t.slug}/gestion/importar/ejemplo/"' in page
+    upload = SimpleUploadedFile("ejemplo.csv", response.content, content_type="text/csv")
+    answer = client.post(f"/torneos/{t.slug}/gestion/importar/", {"file": upload})
+    assert answer.status_code == 302
+    pairs = Pair.objects.filter(tournament=t).order_by("number")
+    assert [p.members_label for p in pairs] == ["Ana Pérez Goñi · Koldo Larrea", "Begoña Núñez · Íñigo Núñez"]
+    assert pairs[0].ordered_members()[0].player.phone == "634 556 677"
+
+
 def test_import_missing_required_columns():
     t = TournamentFactory()
     with pytest.raises(CsvImportError) as exc:

@@ -31,7 +31,14 @@ from django.utils.translation import ngettext
 from simple_history.models import HistoricalRecords
 
 from torneo.errors import Conflict, TournamentError
-from torneo.identity import clean_text, identity_key, normalize_document, normalize_name, validate_document
+from torneo.identity import (
+    clean_text,
+    identity_key,
+    normalize_document,
+    normalize_name,
+    normalize_phone,
+    validate_document,
+)
 from torneo.models import Pair, PairMember, Player, Tournament
 from torneo.models.tournaments import players_label
 from torneo.typing import AuthUser
@@ -66,7 +73,7 @@ class PlayerData:
             first_name=clean_text(self.first_name),
             last_name=clean_text(self.last_name),
             id_document=normalize_document(clean_text(self.id_document)),
-            phone=clean_text(self.phone),
+            phone=normalize_phone(clean_text(self.phone)),
             email=clean_text(self.email).lower(),
             club=clean_text(self.club),
         )
@@ -148,7 +155,10 @@ def _clean_players(players: Sequence[PlayerData], tournament: Tournament, errors
         if p.phone and not _looks_like_phone(p.phone):
             errors.add(
                 f"players.{i}.phone",
-                _("%(who)s: el teléfono solo puede tener cifras, espacios y un «+» inicial (9 a 15 cifras).")
+                _(
+                    "%(who)s: el teléfono debe tener de 9 a 15 cifras, con un «+» delante si quieres "
+                    "(espacios, guiones y puntos entre ellas valen)."
+                )
                 % {"who": label},
             )
     for i in range(len(cleaned)):

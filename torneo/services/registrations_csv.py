@@ -147,10 +147,12 @@ def registrations_import_csv(*, tournament: Tournament, data: bytes) -> ImportRe
         raise CsvImportError([RowError(0, "", _("El archivo no se puede leer como CSV."))]) from None
     header, body = rows[0], rows[1:]
     columns: dict[int, tuple[str, int] | Literal["name"]] = {}
+    titles: dict[tuple[str, int] | Literal["name"], str] = {}  # the file's own header of each column
     for position, title in enumerate(header):
         key = _header_key(title)
         if key is not None:
             columns[position] = key
+            titles.setdefault(key, title.strip())
     present = set(columns.values())
     missing = [_column_name(f, i) for i in (0, 1) for f in ("first_name", "last_name") if (f, i) not in present]
     if missing:
@@ -196,19 +198,40 @@ def registrations_import_csv(*, tournament: Tournament, data: bytes) -> ImportRe
         errors: list[RowError] = []
         for index, by_key in sorted(exc.errors.items()):
             for field_key, messages in by_key.items():
-                errors.extend(RowError(row_numbers[index], _column_for_key(field_key), m) for m in messages)
+                errors.extend(RowError(row_numbers[index], _column_for_key(field_key, titles), m) for m in messages)
         raise CsvImportError(errors) from exc
     waitlisted = sum(p.status == Pair.Status.WAITLISTED for p in created)
     return ImportReport(created=len(created), waitlisted=waitlisted)
 
 
-def _column_for_key(key: str) -> str:
+def _column_for_key(key: str, titles: dict[tuple[str, int] | Literal["name"], str]) -> str:
+    """The column of an error as the file heads it («Teléfono jugador 2»), so that the organizer
+    finds it in their own sheet; our name for it when the file has no such column."""
     parts = key.split(".")
     if len(parts) == 3 and parts[0] == "players":
-        return _column_name(parts[2], int(parts[1]))
+        field, index = parts[2], int(parts[1])
+        return titles.get((field, index)) or _column_name(field, index)
     if key == "name":
-        return "pareja"
+        return titles.get("name") or "pareja"
     return ""
+
+
+EXAMPLE_ROWS = (
+    ("Los Txikis", "Ana", "Pérez Goñi", "12345678Z", "634-556-677", "ana@example.org", "Peña Zoco"),
+    ("", "Koldo", "Larrea", "", "+34 600 111 222", "", "Peña Zoco"),
+    ("Hermanos Núñez", "Begoña", "Núñez", "X1234567L", "634.556.678", "", ""),
+    ("", "Íñigo", "Núñez", "", "", "", ""),
+)
+
+
+def registrations_example_sheet() -> Sheet:
+    """A file to start from, in the columns the import reads: two pairs, one row each (the pair's
+    name is optional; document, phone, e-mail and club too), phones written as people write them."""
+    header = ["pareja"] + [_column_name(f, i) for i in (0, 1) for f in PLAYER_FIELDS]
+    rows: list[list[object]] = []
+    for first, second in zip(EXAMPLE_ROWS[::2], EXAMPLE_ROWS[1::2], strict=True):
+        rows.append([first[0], *first[1:], *second[1:]])
+    return Sheet(header, rows, _("Inscripciones"))
 
 
 def registrations_export_sheet(*, tournament: Tournament) -> Sheet:

@@ -30,6 +30,7 @@ from torneo.services.registrations import (
 )
 from torneo.services.registrations_csv import (
     CsvImportError,
+    registrations_example_sheet,
     registrations_export_sheet,
     registrations_import_csv,
 )
@@ -244,6 +245,12 @@ def pairs_import(request: HttpRequest, slug: str) -> HttpResponse:
         {"tournament": tournament, "form": form, "row_errors": row_errors},
         status=400 if row_errors else 200,
     )
+
+
+def pairs_import_example(request: HttpRequest, slug: str) -> HttpResponse:
+    """A file to fill in and import (CSV, Excel's CSV or .xlsx: ?formato=)."""
+    tournament_for(request, slug, Action.PAIRS_MANAGE)
+    return sheets.download(request, registrations_example_sheet(), "ejemplo-inscripciones")
 
 
 def pairs_export(request: HttpRequest, slug: str) -> HttpResponse:
