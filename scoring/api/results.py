@@ -255,6 +255,11 @@ class LookupSerializer(serializers.Serializer):
     winner = serializers.IntegerField(allow_null=True, help_text="Número de la pareja ganadora.")
     version = serializers.IntegerField(help_text="Versión del acta que hay que enviar de vuelta (0: ninguna).")
     latest_by = serializers.CharField(help_text="Quién anotó la última versión.")
+    standing_version = serializers.IntegerField(
+        help_text="Versión del acta de la que sale el resultado que cuenta (0: ninguno); no la última si una "
+        "posterior espera confirmación."
+    )
+    standing_by = serializers.CharField(help_text="Quién anotó la versión que cuenta.")
     proposed = LookupProposalSerializer(allow_null=True, help_text="Acta pendiente de confirmar, si la hay.")
     disagreement = LookupDisagreementSerializer(
         many=True,

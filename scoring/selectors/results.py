@@ -81,6 +81,12 @@ class EntryState:
     def decided(self) -> int:
         return sum(1 for m in self.matches if m.decided)
 
+    @property
+    def unconfirmed(self) -> int:
+        """Tables with an acta whose result does not count yet (awaiting the other signature, or
+        two actas in disagreement): with none missing, what «every table has an acta» leaves open."""
+        return len(self.matches) - self.decided - len(self.missing)
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "round": self.round.number,
@@ -133,6 +139,13 @@ def match_lookup(match: Match) -> dict[str, Any]:
     stands, a proposal awaiting confirmation, the version to send back, whether it is locked."""
     pairs = pair_infos(match.round.tournament, [p for p in (match.pair_a_id, match.pair_b_id) if p])
     latest = match.submissions.select_related("submitted_by").first()
+    # The acta the result on the match comes from: not the latest when a later one awaits its
+    # confirmation (double check, a pair's report) or was refused.
+    standing = (
+        match.submissions.filter(status=ResultSubmission.Status.CONFIRMED).select_related("submitted_by").first()
+        if match.outcome != Match.Outcome.PENDING
+        else None
+    )
     pending = match.submissions.filter(status=ResultSubmission.Status.PROPOSED).select_related("submitted_by").first()
     disputed = list(
         match.submissions.filter(status=ResultSubmission.Status.DISPUTED)
@@ -157,6 +170,8 @@ def match_lookup(match: Match) -> dict[str, Any]:
         else (a.number if match.winner_id == a.id else b.number if b else None),
         "version": latest.version if latest else 0,
         "latest_by": desk_name(latest.submitted_by) if latest else "",
+        "standing_version": standing.version if standing else 0,
+        "standing_by": desk_name(standing.submitted_by) if standing else "",
         "proposed": (
             {
                 "id": pending.pk,

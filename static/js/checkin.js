@@ -28,6 +28,7 @@ document.addEventListener("submit", async (event) => {
   button.disabled = false;
   const data = await response.json().catch(() => ({}));
   if (!response.ok) { alert(data.detail || response.statusText); return; }
+  showCount(response.headers.get("X-Parejas-Presentes"));
   if (data.checked_in_at) {
     // The server's local time, as the page shows it: "2025-03-08T10:15:30+01:00" → 10:15.
     const time = (/T(\d\d:\d\d)/.exec(data.checked_in_at) || [])[1] || "";
@@ -36,3 +37,14 @@ document.addEventListener("submit", async (event) => {
     present.value = "1"; button.textContent = form.dataset.label || "Presente"; button.classList.remove("ok");
   }
 });
+
+// «37 presentes» beside the list, as the server counts them after each tap (every desk's taps).
+// The page gives the sentence for one and for many, in its language, with the number in it.
+function showCount(value) {
+  const counter = document.getElementById("checked-in-count");
+  const n = Number.parseInt(value, 10);
+  if (!counter || Number.isNaN(n)) return;
+  const one = counter.dataset.one || "";
+  const many = counter.dataset.many || "";
+  counter.textContent = n === 1 ? one : many.replace(/\d+/, String(n));
+}

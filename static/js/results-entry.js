@@ -111,7 +111,7 @@
     card.append(pairs);
     if (data.outcome !== "pending" && !data.is_bye) {
       card.append(el("p", { class: "entry-current" }, t("current", {
-        outcome: data.outcome_label, a: data.games_a ?? "–", b: data.games_b ?? "–", version: data.version, by: data.latest_by,
+        outcome: data.outcome_label, a: data.games_a ?? "–", b: data.games_b ?? "–", version: data.standing_version || data.version, by: data.standing_version ? data.standing_by : data.latest_by,
       })));
     }
     if (data.proposed) {
@@ -308,6 +308,13 @@
     if (typeof field.select === "function") field.select();
   }
 
+  // No table missing an acta: either every result counts, or some actas still wait for their
+  // confirmation (double check, a pair's report) — one true sentence, not both.
+  function allEntered(state) {
+    const open = state.total === undefined ? 0 : state.total - state.decided;
+    return open > 0 ? t("all_entered", { n: open }) : t("all_done");
+  }
+
   // The lists of tables and their counters, from an answer of the API (one asked for before a
   // later one already shown is dropped).
   function renderState(state, ticket) {
@@ -318,7 +325,7 @@
     if (missing) {
       missing.replaceChildren(...(state.missing.length ? state.missing.map((m) =>
         el("li", {}, el("button", { type: "button", "data-table": m.table, title: `${m.a} – ${m.b || ""}` }, m.table)))
-        : [el("li", { class: "muted" }, t("all_done"))]));
+        : [el("li", { class: "muted" }, allEntered(state))]));
     }
     const count = document.getElementById("missing-count");
     if (count) count.textContent = state.missing.length;

@@ -42,12 +42,20 @@ def test_check_in_and_undo_without_reloading(live_server, browser):
     first, second = make_pair(t), make_pair(t)
     open_pairs(browser, live_server, t)
     browser.execute_script("window.samePage = true")
-    for pair in (first, second):
+
+    def counter() -> str:
+        return browser.find_element(By.ID, "checked-in-count").text
+
+    assert counter() == "0 presentes"
+    for count, pair in enumerate((first, second), 1):
         button(browser, pair.number).click()
         WebDriverWait(browser, 5).until(lambda d, n=pair.number: button(d, n).text.startswith("✔"))
         assert button(browser, pair.number).text == shown_time(pair)  # the time the page itself shows
+        # Issue 34: the counter follows each tap (as the server counts: every desk's taps).
+        WebDriverWait(browser, 5).until(lambda d, c=count: counter() == ("1 presente" if c == 1 else f"{c} presentes"))
     button(browser, first.number).click()  # undo
     WebDriverWait(browser, 5).until(lambda d: button(d, first.number).text == "Presente")
+    WebDriverWait(browser, 5).until(lambda d: counter() == "1 presente")
     first.refresh_from_db()
     assert first.checked_in_at is None and Pair.objects.get(pk=second.pk).checked_in_at is not None
     button(browser, first.number).click()  # and again

@@ -144,7 +144,7 @@ def test_ten_actas_typed_offline_are_stored_once_in_order_and_a_conflict_is_show
         assert f"Mesa {contested}: 3–1" in conflict
         assert f"La mesa {contested} acaba de recibir otro resultado (versión 1" in conflict
         WebDriverWait(browser, 15).until(  # the lists refreshed
-            lambda b: "Todas las mesas tienen acta." in b.find_element(By.ID, "entry-missing").text
+            lambda b: "Todas las mesas tienen resultado." in b.find_element(By.ID, "entry-missing").text
         )
         # The way back to the contested acta: what was typed, beside the organizer's result.
         browser.find_element(By.CSS_SELECTOR, "#entry-sync button").click()

@@ -68,7 +68,7 @@ def test_the_mesa_enters_every_acta_from_the_keyboard_only(live_server, browser)
         )
         wait_focus(browser, "table")  # back on the table number for the next acta
         assert browser.find_element(By.ID, "id_table").get_attribute("value") == ""
-    assert "Todas las mesas tienen acta." in browser.find_element(By.ID, "entry-missing").text
+    assert "Todas las mesas tienen resultado." in browser.find_element(By.ID, "entry-missing").text
     results = set(Match.objects.filter(round=round_).values_list("outcome", "games_a", "games_b"))
     assert results == {("played", 3, 1)}
     assert set(ResultSubmission.objects.filter(match__round=round_).values_list("source", flat=True)) == {"control"}
@@ -191,7 +191,7 @@ def test_a_slow_network_at_human_speed(live_server, browser):
             wait_focus(browser, "table")
             missing = browser.find_element(By.ID, "entry-missing").text
             assert str(match.table_number) not in missing.split()
-        assert "Todas las mesas tienen acta." in browser.find_element(By.ID, "entry-missing").text
+        assert "Todas las mesas tienen resultado." in browser.find_element(By.ID, "entry-missing").text
     finally:
         off = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
         browser.execute_cdp_cmd("Network.emulateNetworkConditions", off)

@@ -363,7 +363,7 @@ def test_a_refused_action_is_a_spanish_message_never_a_500(rounded):
     )
     assert f"El reloj de la mesa {match.table_number} no está en marcha." in text_of(response)
     response = client.post(manage_url(sim.tournament), {"action": "volar", "match": match.pk}, follow=True)
-    assert response.status_code == 200 and "no es una de las opciones disponibles" in text_of(response)
+    assert response.status_code == 200 and "no está entre las opciones disponibles" in text_of(response)
     svc.clocks_start_round(round=round_, by=juez, at=ago(10))
     response = client.post(manage_url(sim.tournament), {"action": "juego", "match": match.pk}, follow=True)
     assert "Indica la pareja: «A» o «B»." in text_of(response)
@@ -421,7 +421,7 @@ def test_a_player_taps_the_juegos_of_their_table_and_undoes_one_amm_3_16(world):
     assert MatchClock.objects.values_list("tantos_a", "tantos_b").get() == (12, 33)
     # The table's page offers no juez action: a pause is refused (the form has no such action).
     page = text_of(player.post(table_url(match), {"action": "pause", "reason": "x"}, follow=True))
-    assert "no es una de las opciones disponibles" in page and not ClockPause.objects.exists()
+    assert "no está entre las opciones disponibles" in page and not ClockPause.objects.exists()
 
 
 def test_the_rivals_confirm_a_claimed_juego_on_their_own_page_amm_3_16(world):

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from scoring.models import ResultSubmission
-from scoring.services.results import result_submit
+from scoring.services.results import result_confirm, result_submit
 from tests.factories import UserFactory, grant
 from tests.scoring import desk_body, playing, publish_next_round, world_match
 from tests.torneo.simulation import new_tournament
@@ -568,3 +568,40 @@ def test_without_the_script_the_desk_shows_a_disagreement_in_red_and_no_confirma
     lists = html.split('id="entry-awaiting"')[1].split("</ul>")[0]
     assert "ver las dos actas" in lists and "la has anotado tú" in lists
     assert ">confirmar<" not in lists
+
+
+def test_the_desk_says_one_true_thing_when_every_table_has_an_acta_but_some_wait_for_confirmation(mesa):
+    """Issue 34: «Mesas sin acta 0 · 1 de 3 con resultado · Todas las mesas tienen acta» said two
+    things at once. With the double check, an acta waits for its second signature (AMM 3.16)."""
+    sim, round_, client, user = mesa
+    Tournament.objects.filter(pk=sim.tournament.pk).update(results_double_check=True)
+    actas = [result_submit(match=m, by=user, games_a=3, games_b=1, expected_version=0) for m in playing(round_)]
+    result_confirm(submission=actas[0], by=grant(UserFactory(username="mesa-2"), sim.tournament, "control"))
+    html = " ".join(client.get(entry_url(sim.tournament)).content.decode().split())
+    assert "1 de 3 con resultado" in html
+    listed = re.search(r'<ul class="entry-missing" id="entry-missing">(.*?)</ul>', html)[1]
+    assert re.sub(r"<[^>]+>", "", listed).strip() == "Todas las mesas tienen acta: 2 por confirmar (abajo)."
+
+
+def test_ya_tiene_resultado_names_the_version_that_counts_not_a_later_one_awaiting_confirmation(mesa):
+    """Issue 34: «Ya tiene resultado: 3–1 (versión 2…)» named the latest acta, a correction still
+    awaiting its confirmation, not the one the result comes from."""
+    from scoring.selectors.results import match_lookup
+
+    sim, round_, client, user = mesa
+    Tournament.objects.filter(pk=sim.tournament.pk).update(results_double_check=True)
+    match = playing(round_)[0]
+    other = grant(UserFactory(username="mesa-2"), sim.tournament, "control")
+    first = result_submit(match=match, by=user, games_a=3, games_b=1, expected_version=0)
+    counted = result_confirm(submission=first, by=other)
+    match.refresh_from_db()
+    later = result_submit(match=match, by=other, games_a=3, games_b=2, expected_version=counted.version)
+    assert later.status == ResultSubmission.Status.PROPOSED and later.version > counted.version
+    match.refresh_from_db()
+    lookup = match_lookup(match)
+    assert (lookup["games_a"], lookup["games_b"]) == (3, 1)
+    assert lookup["standing_version"] == counted.version and lookup["standing_by"] == counted.submitted_by.username
+    assert lookup["version"] == later.version  # what the desk sends back stays the latest
+    looked_up = client.post(entry_url(sim.tournament), {"round": 1, "table": match.table_number})
+    html = " ".join(looked_up.content.decode().split())
+    assert f"Ya tiene resultado: Jugada 3–1 (versión {counted.version}, mesa)" in html

@@ -73,6 +73,16 @@ def test_a_corrected_result_shows_who_changed_it_and_from_what_to_what(played):
     assert times == sorted(times, reverse=True)
 
 
+def test_rounds_are_named_by_their_number_not_their_database_id(played):
+    """Issue 34: the log said «Ronda nº 37» (the round's id) for the draw and the partidas."""
+    sim, _match, organizer = played
+    html = organizer.get(audit_url(sim.tournament)).content.decode()
+    assert "ronda 1" in set(re.findall(r'<th scope="row">Ronda</th><td>(.*?)</td>', html))  # a partida's round
+    assert set(re.findall(r'<th scope="row">Sorteo</th><td>(.*?)</td>', html)) == {"sorteo · ronda 1"}
+    assert set(re.findall(r'<th scope="row">Torneo</th><td>(.*?)</td>', html)) == {sim.tournament.name}
+    assert not re.search(r"<td>nº \d+</td>", html)  # no database id anywhere
+
+
 def test_roles_granted_through_the_site_are_logged_with_the_organizer(played):
     sim, _match, organizer = played
     UserFactory(username="nuevo-juez")

@@ -5,7 +5,7 @@ Thin: services do the writes."""
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -27,7 +27,7 @@ from torneo.identity import normalize_name
 from torneo.models import Pair, Player
 from torneo.permissions import Action, can, can_withdraw
 from torneo.ratelimit import REGISTRATION_REFUSED, RegistrationThrottle, ThrottleMessage
-from torneo.selectors.registrations import pairs_of, pairs_with_players
+from torneo.selectors.registrations import pairs_of, pairs_with_players, registration_counts
 from torneo.services.personal_data import player_erase_personal_data
 from torneo.services.registrations import (
     pair_check_in,
@@ -38,6 +38,8 @@ from torneo.services.registrations import (
 )
 from torneo.services.registrations_csv import CsvImportError, registrations_import_csv
 from torneo.services.terminals import terminal_issue, terminal_revoke, terminal_url
+
+CHECKED_IN_HEADER = "X-Parejas-Presentes"  # after a check-in or its undo: the pairs present now
 
 
 class TerminalLinkSerializer(serializers.Serializer):
@@ -119,13 +121,25 @@ class PairViewSet(TournamentScoped, viewsets.GenericViewSet):
         )
         return self._out(pair)
 
-    @extend_schema(request=None, responses=PairPrivateSerializer, methods=["POST", "DELETE"])
+    @extend_schema(
+        request=None,
+        responses={
+            200: OpenApiResponse(
+                PairPrivateSerializer,
+                description=f"La pareja; la cabecera {CHECKED_IN_HEADER} dice cuántas parejas están presentes ahora.",
+            )
+        },
+        methods=["POST", "DELETE"],
+    )
     @action(detail=True, methods=["post", "delete"], url_path="check-in")
     def check_in(self, request: Request, tournament_slug: str, number: int) -> Response:
         """POST: the pair is present (before round 1). DELETE: undo."""
         pair = get_object_or_404(Pair, tournament=self.get_tournament(), number=number)
         pair = pair_check_in(pair=pair) if request.method == "POST" else pair_check_in_undo(pair=pair)
-        return self._out(pair)
+        response = self._out(pair)
+        # How many pairs are present now, every desk's taps included: the list's counter (static/js/checkin.js).
+        response[CHECKED_IN_HEADER] = str(registration_counts(pair.tournament)["checked_in"])
+        return response
 
     @extend_schema(
         request=None,

@@ -3,7 +3,7 @@
 django-simple-history keeps a historical row for every save of the audited models (the admin's
 and the API's too, with the user of the request). This module reads those tables for one
 tournament as one list, newest first: registrations, roles, rounds and draws, results, incidents
-and sanctions, suplentes and the juez's rulings.
+and sanctions, suplentes, the juez's rulings and the announcements to the hall.
 
 Decisions:
 - **One list from many tables.** Each source is read newest first with the same filters and at
@@ -40,7 +40,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from torneo.models import Match, Pair, Player, Tournament
+from torneo.models import Draw, Match, Pair, Player, Round, Session, Tournament
 
 PAGE_SIZE = 50
 
@@ -54,6 +54,7 @@ KINDS: dict[str, Promise] = {
     "incidencias": _("Incidencias y sanciones"),
     "suplentes": _("Suplentes"),
     "fallos": _("Fallos del juez"),
+    "avisos": _("Avisos"),
 }
 ACTIONS: dict[str, Promise] = {"+": _("Alta"), "~": _("Cambio"), "-": _("Baja")}
 
@@ -97,6 +98,7 @@ LABELS: dict[str, Promise] = {
     "score_b": _("tantos B"),
     "won_by_ordago": _("ganado por órdago"),
     "user": _("usuario"),
+    "tournament": _("torneo"),
 }
 JSON_LIMIT = 160
 
@@ -152,6 +154,7 @@ SOURCES: tuple[Source, ...] = (
     Source("referees.Sanction", "incidencias", "tournament_id"),
     Source("referees.Substitution", "suplentes", "tournament_id"),
     Source("scoring.HandRuling", "fallos", "hand__game__match__round__tournament_id", ("hand__game",)),
+    Source("torneo.Announcement", "avisos", "tournament_id"),
 )
 
 
@@ -259,7 +262,8 @@ def _fields(source: Source) -> list[models.Field[Any, Any]]:
 
 class _Names:
     """The labels of what the fields point at, read in bulk: users by username, pairs by number,
-    players by name; anything else by its number."""
+    players by name, rounds and their draws by the round's number, jornadas and tournaments by
+    name; anything else by its number."""
 
     def __init__(self, picked: list[tuple[Source, Any]], previous: dict[tuple[str, int], Any]) -> None:
         wanted: dict[type[models.Model], set[int]] = defaultdict(set)
@@ -287,6 +291,18 @@ class _Names:
                 self.labels.update(
                     ((Match, pk), gettext("ronda %(r)s, mesa %(t)s") % {"r": r, "t": t or "—"}) for pk, r, t in tables
                 )
+            elif model is Round:  # by its number, as everyone names it (issue 34: not its id)
+                rounds = Round.objects.filter(pk__in=ids).values_list("pk", "number")
+                self.labels.update(((Round, pk), gettext("ronda %(r)s") % {"r": n}) for pk, n in rounds)
+            elif model is Draw:
+                draws = Draw.objects.filter(pk__in=ids).values_list("pk", "round__number")
+                self.labels.update(((Draw, pk), gettext("sorteo · ronda %(r)s") % {"r": n}) for pk, n in draws)
+            elif model is Tournament:
+                tournaments = Tournament.objects.filter(pk__in=ids).values_list("pk", "name")
+                self.labels.update(((Tournament, pk), str(name)) for pk, name in tournaments)
+            elif model is Session:
+                sessions = Session.objects.filter(pk__in=ids).values_list("pk", "name")
+                self.labels.update(((Session, pk), str(name)) for pk, name in sessions)
             elif model is Player:
                 names = Player.objects.filter(pk__in=ids).values_list("pk", "first_name", "last_name")
                 self.labels.update(((Player, pk), f"{first} {last}") for pk, first, last in names)
