@@ -252,7 +252,7 @@ def test_the_tournament_bar_names_the_users_role_in_spanish(world, role):
 def test_the_roles_page_and_the_dashboard_name_roles_in_spanish(world):
     client = _client(world, "organizer")
     html = client.get(_url(world, "torneo:manage_roles")).content.decode()
-    cells = re.findall(r"<tr><td>(\w+)</td><td>([^<]+)</td>", html)
+    cells = re.findall(r"<tr><td>[^<]*</td><td>(\w+)</td><td>([^<]+)</td>", html)  # name, username, role
     assert ("juez", "Juez") in cells and ("control", "Mesa de control") in cells
     assert ("organizer", "Organizador") in cells
     select = re.search(r'<select name="role".*?</select>', html, re.S)[0]
@@ -298,3 +298,20 @@ def test_the_pairs_page_of_the_menu_shows_contact_data_to_whoever_may_see_privat
     user: Any = world.users.get(role)
     if user is not None:
         assert (role in VIEWERS_PRIVATE) == can(user, world.tournament, Action.VIEW_PRIVATE)
+
+
+def test_every_page_has_its_own_title(world):
+    """Issue 34: tabs and bookmarks of the staff's pages all said «Torneos de mus». Each HTML page
+    of the menus and of their tasks has a title of its own, naming the tournament."""
+    client = _client(world, "superuser")
+    titles: dict[str, str] = {}
+    for page in [*MENU_PAGES, *SUB_PAGES]:
+        response = client.get(_url(world, page))
+        if response.status_code != 200 or not response["Content-Type"].startswith("text/html"):
+            continue
+        title = re.search(r"<title>(.*?)</title>", response.content.decode(), re.S)
+        titles[page] = " ".join(title[1].split()) if title else ""
+    assert len(titles) > 20
+    assert [page for page, title in titles.items() if world.tournament.name not in title] == []
+    shared = {title for title in titles.values() if list(titles.values()).count(title) > 1}
+    assert shared == set(), {page: title for page, title in titles.items() if title in shared}

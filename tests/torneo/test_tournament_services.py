@@ -112,6 +112,23 @@ def test_role_grant_by_username_or_email_and_unknown_user():
         role_grant(tournament=t, username="maria", role="rey")
 
 
+def test_a_juez_granted_with_a_name_is_read_by_that_name_never_by_username():
+    """Issue 34: the public draw said «ante el juez juez del torneo» for an account without a name.
+    Granting the role names the account, unless it already has a name (the owner's)."""
+    from torneo.selectors.rounds import witness_label
+
+    t = TournamentFactory()
+    nameless = UserFactory(username="juez-1", first_name="", last_name="")
+    role_grant(tournament=t, username="juez-1", role="juez", full_name="  Juan   Pérez Gil ")
+    nameless.refresh_from_db()
+    assert (nameless.first_name, nameless.last_name) == ("Juan", "Pérez Gil")
+    assert witness_label(nameless) == "Juan Pérez Gil"
+    named = UserFactory(username="juez-2", first_name="Ana", last_name="Sanz")
+    role_grant(tournament=t, username="juez-2", role="juez", full_name="Otro Nombre")
+    named.refresh_from_db()
+    assert named.get_full_name() == "Ana Sanz"  # the owner's own name stays
+
+
 def test_the_last_organizer_cannot_be_removed():
     user = UserFactory()
     t = tournament_create(by=user, data=data())

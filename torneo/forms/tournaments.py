@@ -79,6 +79,12 @@ def role_choices() -> list[tuple[str, str]]:
 class RoleForm(forms.Form):
     username = forms.CharField(label=_("Usuario o correo"), max_length=150)
     role = forms.ChoiceField(label=_("Función"), choices=lambda: role_choices())
+    full_name = forms.CharField(
+        label=_("Nombre y apellidos (opcional)"),
+        max_length=150,
+        required=False,
+        help_text=_("Como lo leen los demás: «ante el juez Juan Pérez». Solo para una cuenta que aún no tiene nombre."),
+    )
     tables = forms.CharField(
         label=_("Mesas del juez (opcional)"),
         max_length=200,

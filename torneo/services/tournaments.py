@@ -21,6 +21,7 @@ from django.utils.text import capfirst, slugify
 from django.utils.translation import gettext as _
 
 from torneo.errors import Conflict, TournamentError
+from torneo.identity import clean_text
 from torneo.models import Draw, Round, Session, Tournament, TournamentRole
 from torneo.selectors.rounds import Champion, Progress, tournament_progress
 from torneo.services.accounts import password_resets_revoke
@@ -467,9 +468,14 @@ def session_delete(*, session: Session) -> None:
     session.delete()
 
 
-def role_grant(*, tournament: Tournament, username: str, role: str, tables: str = "") -> TournamentRole:
+def role_grant(
+    *, tournament: Tournament, username: str, role: str, tables: str = "", full_name: str = ""
+) -> TournamentRole:
     """Give a user (by user name or e-mail) a role in the tournament; a juez, optionally, a zone of
-    tables (``tables``: «1-20, 41-50», torneo.tableranges), which a second grant changes."""
+    tables (``tables``: «1-20, 41-50», torneo.tableranges), which a second grant changes.
+    ``full_name``: how the others read the person (the public draw «ante el juez Juan Pérez», never
+    a username: torneo.people), given to an account that has no name yet; a name the account
+    already has is its owner's and stays."""
     if role not in TournamentRole.Role.values:
         raise ValidationError({"role": _("Función desconocida.")})
     try:
@@ -485,6 +491,11 @@ def role_grant(*, tournament: Tournament, username: str, role: str, tables: str 
     )
     if user is None:
         raise ValidationError({"username": _("No hay ningún usuario «%(u)s».") % {"u": username}})
+    name = " ".join(clean_text(full_name).split())
+    if name and not user.get_full_name().strip():
+        first, _sep, last = name.partition(" ")
+        user.first_name, user.last_name = first[:150], last[:150]
+        user.save(update_fields=["first_name", "last_name"])
     obj, created = TournamentRole.objects.get_or_create(tournament=tournament, user=user, role=role)
     if created:  # a password link issued for the account as it was no longer holds
         password_resets_revoke(account=user)
