@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 
 from scoring.models import PrintJob
 from scoring.printing import PDF_TYPE
+from scoring.selectors.printables import printable_filename
 from scoring.services.printing import printable_request
 from torneo.api.access import TournamentScoped
 from torneo.models import Tournament
@@ -119,5 +120,5 @@ class PrintablePdfView(StaffScoped, APIView):
     def get(self, request: Request, tournament_slug: str, pk: int) -> HttpResponse:
         job = get_object_or_404(PrintJob, pk=pk, tournament=self.get_staff_tournament(), status=PrintJob.Status.DONE)
         response = HttpResponse(bytes(job.pdf or b""), content_type=PDF_TYPE)
-        response["Content-Disposition"] = f'inline; filename="{job.kind}-{job.round_number or "torneo"}.pdf"'
+        response["Content-Disposition"] = f'inline; filename="{printable_filename(job.kind, job.round_number)}"'
         return response

@@ -1,5 +1,6 @@
 """The documents the mesa de control prints, as data: which template, which sheets, and the digest
-of everything printed (scoring.services.printing renders each once per digest).
+of everything printed (scoring.services.printing renders each once per digest); and the Spanish
+name each one downloads with (``printable_filename``).
 
 One builder per ``PrintJob.Kind``; each reads its data in a few queries and never renders. A
 document with a round (``round_number`` > 0) names a round of the tournament; an unknown round is
@@ -34,7 +35,6 @@ class Printable:
     """The sheets (or rows) the template lays out, in chunks, under ``key``."""
     context: dict[str, Any]
     digest: str
-    filename: str
     key: str = "actas"
     frame: tuple[str, dict[str, Any]] | None = None
     """A one-page drawing under every sheet (the acta's frame), laid out once."""
@@ -67,7 +67,6 @@ def round_actas_printable(tournament: Tournament, number: int, base_url: str) ->
         items=actas,
         context={"title": title},
         digest=digest(actas),
-        filename=f"actas-ronda-{number}.pdf",
         frame=acta_frame(actas),
     )
 
@@ -119,14 +118,13 @@ def paginate(
     return [dataclasses.replace(page, number=i, of=len(pages)) for i, page in enumerate(pages, start=1)]
 
 
-def _listing(pages: list[ListingPage], filename: str, *, big: bool) -> Printable:
+def _listing(pages: list[ListingPage], *, big: bool) -> Printable:
     payload = json.dumps([dataclasses.asdict(p) for p in pages], sort_keys=True, default=str)
     return Printable(
         template="scoring/print/listing.html",
         items=pages,
         context={"title": pages[0].title if pages else "", "big": big},
         digest=hashlib.sha256(payload.encode()).hexdigest(),
-        filename=filename,
         key="pages",
     )
 
@@ -151,7 +149,7 @@ def draw_tables_printable(tournament: Tournament, number: int, base_url: str) ->
     rows += [(_("Exenta"), _pair_cell(m.pair_a), "") for m in matches if m.is_bye]
     columns = (Column(_("Mesa"), 12, "center"), Column(_("Pareja A"), 44), Column(_("Pareja B"), 44))
     title = _("%(t)s · ronda %(n)s · sorteo por mesas") % {"t": tournament.name, "n": number}
-    return _listing(paginate(title, columns, [("", rows)], 13), f"sorteo-ronda-{number}-mesas.pdf", big=True)
+    return _listing(paginate(title, columns, [("", rows)], 13), big=True)
 
 
 def draw_players_printable(tournament: Tournament, number: int, base_url: str) -> Printable:
@@ -173,7 +171,7 @@ def draw_players_printable(tournament: Tournament, number: int, base_url: str) -
     rows = [row for _key, row in sorted(people, key=lambda item: item[0])]
     columns = (Column(_("Jugador"), 64), Column(_("Mesa"), 18, "center"), Column(_("Pareja n.º"), 18, "center"))
     title = _("%(t)s · ronda %(n)s · sorteo por jugadores") % {"t": tournament.name, "n": number}
-    return _listing(paginate(title, columns, [("", rows)], 25), f"sorteo-ronda-{number}-jugadores.pdf", big=True)
+    return _listing(paginate(title, columns, [("", rows)], 25), big=True)
 
 
 def _sections(sheet: Sheet, section_key: str, keys: Sequence[str]) -> list[tuple[str, list[tuple[str, ...]]]]:
@@ -217,7 +215,7 @@ def standings_printable(tournament: Tournament, number: int, base_url: str) -> P
         Column(_("Estado"), 12),
     )
     title = _("%(t)s · clasificación") % {"t": tournament.name}
-    return _listing(paginate(title, columns, sections, ROWS_PER_SHEET), "clasificacion.pdf", big=False)
+    return _listing(paginate(title, columns, sections, ROWS_PER_SHEET), big=False)
 
 
 def classification_printable(tournament: Tournament, number: int, base_url: str) -> Printable:
@@ -233,7 +231,7 @@ def classification_printable(tournament: Tournament, number: int, base_url: str)
         Column(_("Detalle"), 24),
     )
     title = _("%(t)s · clasificación final") % {"t": tournament.name}
-    return _listing(paginate(title, columns, sections, ROWS_PER_SHEET), "clasificacion-final.pdf", big=False)
+    return _listing(paginate(title, columns, sections, ROWS_PER_SHEET), big=False)
 
 
 ROWS_PER_SHEET = 24
@@ -249,3 +247,27 @@ BUILDERS: dict[str, Builder] = {
 }
 ROUND_KINDS = frozenset({PrintJob.Kind.ACTAS, PrintJob.Kind.DRAW_TABLES, PrintJob.Kind.DRAW_PLAYERS})
 """The documents of one round; the others are the tournament's (round 0)."""
+
+FILENAMES: dict[str, str] = {
+    PrintJob.Kind.ACTAS: "actas-ronda-{n}.pdf",
+    PrintJob.Kind.DRAW_TABLES: "sorteo-ronda-{n}-mesas.pdf",
+    PrintJob.Kind.DRAW_PLAYERS: "sorteo-ronda-{n}-jugadores.pdf",
+    PrintJob.Kind.STANDINGS: "clasificacion.pdf",
+    PrintJob.Kind.CLASSIFICATION: "clasificacion-final.pdf",
+}
+
+
+def printable_filename(kind: str, round_number: int = 0) -> str:
+    """The name a document downloads with (the page's and the API's link): Spanish, lowercase,
+    hyphenated, with its round's number where it is a round's, never an id."""
+    return FILENAMES[kind].format(n=round_number)
+
+
+def acta_filename(match: Match) -> str:
+    """One partida's acta: «acta-ronda-2-mesa-8.pdf»; a partida without a table (a walkover of a
+    fixed round) is named by its pairs' numbers, «acta-ronda-2-parejas-3-y-5.pdf», never by an id."""
+    if match.table_number:
+        where = f"mesa-{match.table_number}"
+    else:
+        where = "parejas-" + "-y-".join(str(pair.number) for pair in (match.pair_a, match.pair_b) if pair)
+    return f"acta-ronda-{match.round.number}-{where}.pdf"

@@ -17,6 +17,7 @@ from scoring.models import PrintJob
 from scoring.printing import PDF_TYPE, pdf_from_html, pdf_of_sheets
 from scoring.selectors.actas import acta_for, acta_frame, blank_actas, qr_png
 from scoring.selectors.hands import matches_with_players
+from scoring.selectors.printables import acta_filename, printable_filename
 from scoring.services.printing import printable_request
 from torneo.errors import NotAllowed
 from torneo.models import Round
@@ -44,7 +45,7 @@ def acta_pdf(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     # The site's configured address, never the request's Host (scoring.services.printing).
     url = settings.SITE_URL + reverse("scoring:hands_match", kwargs={"slug": slug, "match_id": match.pk})
     html = render_to_string("scoring/print/acta.html", {"acta": acta_for(match, url=url)}, request=request)
-    return _pdf(pdf_from_html(html), f"acta-ronda-{match.round.number}-mesa-{match.table_number or match.pk}.pdf")
+    return _pdf(pdf_from_html(html), acta_filename(match))
 
 
 @require_GET
@@ -179,5 +180,4 @@ def printable_job_pdf(request: HttpRequest, slug: str, job_id: int) -> HttpRespo
     """The job's PDF once done (404 before)."""
     tournament = tournament_for(request, slug, Action.VIEW_PRIVATE)
     job = get_object_or_404(PrintJob, pk=job_id, tournament=tournament, status=PrintJob.Status.DONE)
-    name = f"{job.kind}-ronda-{job.round_number}.pdf" if job.round_number else f"{job.kind}.pdf"
-    return _pdf(bytes(job.pdf or b""), name)
+    return _pdf(bytes(job.pdf or b""), printable_filename(job.kind, job.round_number))

@@ -1,10 +1,14 @@
 """A partida's acta as a real PDF (WeasyPrint, AMM 3.16): one A4 page with the tournament, round
 and table, both pairs and their players, the juegos to win and the tantos per juego, the maximum
 time (6.2), a box per possible juego, the losing pair's signature, the juez's notes (a ruling on a
-hand among them) and the QR code's address; staff only; nothing fetched but static files."""
+hand among them) and the QR code's address; the caption of each pair's box clear of its name and
+the ruled lines clear of the juez's notes (issue 34); staff only; nothing fetched but static
+files."""
 
+import dataclasses
 import io
 from pathlib import Path
+from typing import Any
 
 import pypdfium2
 import pytest
@@ -40,6 +44,36 @@ def save_preview(content: bytes, name: str) -> Path:
 def pdf_text(content: bytes) -> tuple[int, str]:
     reader = PdfReader(io.BytesIO(content))
     return len(reader.pages), " ".join(" ".join((page.extract_text() or "").split()) for page in reader.pages)
+
+
+@dataclasses.dataclass(frozen=True)
+class Run:
+    """A piece of text as a page draws it: where its baseline starts, in pt from the page's top
+    left corner, and the size it is printed at, in pt."""
+
+    text: str
+    x: float
+    y: float
+    size: float
+
+
+def text_runs(content: bytes, page: int = 0) -> list[Run]:
+    """The page's text in the order it is drawn (a drawing under the page, the acta's frame,
+    included), each piece placed: the text matrix times the current one (WeasyPrint draws in px,
+    scaled to pt and flipped)."""
+    reader = PdfReader(io.BytesIO(content))
+    height = float(reader.pages[page].mediabox.height)
+    runs = []
+
+    def visit(text: str, cm: Any, tm: Any, _font: Any, size: float) -> None:
+        if text.strip():
+            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            scale = abs(tm[2] * cm[1] + tm[3] * cm[3])
+            runs.append(Run(" ".join(text.split()), round(x, 2), round(height - y, 2), round(size * scale, 2)))
+
+    reader.pages[page].extract_text(visitor_text=visit)
+    return runs
 
 
 def test_the_acta_is_one_page_with_what_the_table_needs_amm_3_16() -> None:
@@ -143,3 +177,92 @@ def test_the_printed_qr_code_reads_as_the_partidas_address_amm_3_16() -> None:
     page = pypdfium2.PdfDocument(content)[0].render(scale=200 / 72).to_pil()
     found = [code.text for code in zxingcpp.read_barcodes(page) if code.format == zxingcpp.BarcodeFormat.QRCode]
     assert found == [f"{settings.SITE_URL}/torneos/{t.tournament.slug}/partidas/{t.match.pk}/manos/"]
+
+
+# --- Issue 34: the pair's caption clear of its name, the ruled lines clear of the juez's notes ----
+
+MM = 72 / 25.4  # pt
+
+
+def crowded_acta() -> Any:
+    """An acta whose pair A has a name of two lines and whose juez wrote notes of several lines."""
+    from scoring.selectors.actas import acta_for
+
+    acta = acta_for(table().match, url="http://mus.test/")
+    long_name = "Los del Órdago de Arrasate y Mondragón de toda la vida"
+    words = "una observación que ocupa más de una línea, "
+    notes = tuple(f"Nota número {i} del juez: " + words * 2 * i for i in (1, 2, 3))
+    return dataclasses.replace(acta, pair_a=dataclasses.replace(acta.pair_a, name=long_name), notes=notes)
+
+
+def printed_both_ways(acta: Any) -> list[bytes]:
+    """The acta alone (its frame in its own page) and in a round's PDF (the frame drawn once, under
+    every page: scoring.printing.pdf_of_sheets)."""
+    from django.template.loader import render_to_string
+
+    from scoring.printing import pdf_of_sheets
+    from scoring.selectors.actas import acta_frame
+
+    alone = pdf_from_html(render_to_string("scoring/print/acta.html", {"acta": acta}))
+    frame = acta_frame([acta])
+    batch, _pages = pdf_of_sheets("scoring/print/actas.html", [acta], context={"title": "Actas"}, frame=frame)
+    return [alone, batch]
+
+
+def test_each_pairs_caption_has_a_line_of_its_own_above_the_pairs_name() -> None:
+    """«PAREJA A» was printed against the pair's name. The caption and the pair's number share a
+    line at the top of the box; the name (whole, on two lines if long) starts below it, clear of
+    the caption's descenders by a millimetre at least."""
+    acta = crowded_acta()
+    for content in printed_both_ways(acta):
+        runs = text_runs(content)
+        for caption, pair in (("PAREJA A", acta.pair_a), ("PAREJA B", acta.pair_b)):
+            [label] = [r for r in runs if r.text == caption]
+            in_box = [r for r in runs if label.x - MM <= r.x < label.x + 90 * MM]
+            [number] = [r for r in in_box if r.text == f"n.º {pair.number}"]
+            name = sorted((r for r in in_box if r.text in pair.name), key=lambda r: r.y)
+            assert abs(number.y - label.y) < 0.5 and number.x > label.x + 40 * MM  # the caption's line, at its right
+            assert " ".join(r.text for r in name) == pair.name
+            first = name[0]
+            # DejaVu Sans: ascender 0.93 em, descender 0.24 em.
+            assert first.y - 0.93 * first.size >= label.y + 0.24 * label.size + MM, (caption, first, label)
+        assert len([r for r in runs if r.text in acta.pair_a.name]) == 2  # the long name on two lines
+
+
+def ruled_lines(content: bytes, *, top: float, bottom: float) -> list[float]:
+    """The heights (pt from the page's top) between ``top`` and ``bottom`` where a line is drawn
+    unbroken across the notes' box: a row of pixels dark from one side to the other (text never
+    is: there are gaps between its words)."""
+    scale = 3
+    image = pypdfium2.PdfDocument(content)[0].render(scale=scale).to_pil().convert("L")
+    left, right = int((12 + 8) * MM * scale), int((12 + 178) * MM * scale)  # inside the rules (12 mm margin)
+    rows = [
+        y
+        for y in range(int(top * scale), int(bottom * scale))
+        if all(image.getpixel((x, y)) < 235 for x in range(left, right, 2))
+    ]
+    lines: list[float] = []
+    for y in rows:
+        if not lines or y / scale - lines[-1] > 1:
+            lines.append(y / scale)
+    return lines
+
+
+def test_the_ruled_lines_show_below_the_juezs_notes_never_through_them() -> None:
+    """The notes' box is ruled for the juez's hand; the notes the apps print (sanctions, rulings,
+    the clock) sat on the same lines, struck through. The ruled lines now show only below the
+    printed notes, on an acta alone and on a round's actas (where the rules are the frame drawn
+    under the page)."""
+    acta = crowded_acta()
+    for content in printed_both_ways(acta):
+        runs = text_runs(content)
+        [heading] = [r for r in runs if r.text == "NOTAS DEL JUEZ (AMM 5.4)"]
+        [foot] = [r for r in runs if r.text.startswith("El acta debe estar siempre encima")]
+        notes = [r for r in runs if heading.y < r.y < foot.y - foot.size]
+        assert "Nota número 1 del juez" in notes[0].text and len(notes) >= 6  # three notes, on six lines or more
+        text_top = min(r.y - r.size for r in notes)
+        text_bottom = max(r.y + 0.3 * r.size for r in notes)
+        assert ruled_lines(content, top=text_top, bottom=text_bottom) == []
+        below = ruled_lines(content, top=text_bottom, bottom=foot.y - foot.size)
+        assert len(below) >= 4  # still ruled for the juez's hand (the box's own border the last)
+    save_preview(content, "acta-notas")

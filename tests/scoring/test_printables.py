@@ -6,6 +6,9 @@ real worker."""
 
 import datetime
 import io
+import itertools
+import re
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -17,11 +20,12 @@ from pypdf import PdfReader
 
 import scoring.printing
 from scoring.models import MatchClock, PrintJob
+from scoring.printing import pdf_from_html
 from scoring.services import printing as svc
 from scoring.tasks import print_job_task
 from tests.factories import UserFactory, grant
 from tests.scoring import playing, publish_next_round
-from tests.scoring.test_actas import pdf_text, save_preview
+from tests.scoring.test_actas import MM, Run, pdf_text, save_preview, text_runs
 from tests.torneo.simulation import new_tournament
 from torneo.models import Pair, PairMember
 
@@ -418,3 +422,130 @@ def test_only_the_newest_versions_of_a_document_are_kept(sim: Any) -> None:
     kept = PrintJob.objects.filter(kind="actas").order_by("-finished_at")
     assert kept.count() == svc.KEEP == 3
     assert "Versión 4" in pdf_text(bytes(kept.first().pdf))[1]
+
+
+# --- The cartel (the round's wall sheets, printed by the browser: tests render it with WeasyPrint) --
+
+
+def cartel_pdf(sim: Any, number: int = 1) -> bytes:
+    """The round's «Cartel para imprimir» page as paper: its print stylesheet laid out on A4."""
+    response = Client().get(f"/torneos/{sim.tournament.slug}/rondas/{number}/cartel/")
+    assert response.status_code == 200
+    return pdf_from_html(response.content.decode())
+
+
+def mesa_labels(runs: list[Run]) -> list[tuple[Run, Run]]:
+    """Each «Mesa» of the list by surname with the table's number drawn after it (in bold: a run of
+    its own; «Mesa» may end the run of the player's first name)."""
+    return [(label, number) for label, number in itertools.pairwise(runs) if re.search(r"(^| )Mesa$", label.text)]
+
+
+def test_the_cartel_fills_a4_sheets_in_large_type_mesa_and_its_number_on_one_line(sim: Any) -> None:
+    """Issue 34: the cartel came out in small type at the top of the sheet, «Mesa» and «8» on two
+    lines, the table's number run together with the pairs'. Now: A4, a sheet by surname filled in
+    large type (one column for a small round) with «Mesa 8» on the name's line, and a sheet by
+    table where «Mesa 8» is one large bold piece and each pair's number a smaller one in its own
+    box, well to its right."""
+    content = cartel_pdf(sim)
+    save_preview(content, "cartel")
+    reader = PdfReader(io.BytesIO(content))
+    assert len(reader.pages) == 2  # 22 players, 5 tables and an exenta: a sheet each
+    for page in reader.pages:
+        assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (595, 842)  # A4
+    tables = [m.table_number for m in playing(sim.rounds[0])]
+    bye = sim.rounds[0].matches.get(pair_b=None)
+
+    by_surname = text_runs(content, 0)
+    assert by_surname[0].text.endswith("Ronda 1 · por apellido")
+    pairs = mesa_labels(by_surname)
+    assert Counter(int(number.text) for _label, number in pairs) == Counter(tables * 4)
+    for label, number in pairs:
+        assert abs(number.y - label.y) < 0.5 and number.x > label.x  # «Mesa 8» on one line
+    seats = {m.pair_a_id: f"Mesa {m.table_number}" for m in playing(sim.rounds[0])}
+    seats |= {m.pair_b_id: f"Mesa {m.table_number}" for m in playing(sim.rounds[0])} | {bye.pair_a_id: "Exenta"}
+    for member in PairMember.objects.filter(tournament=sim.tournament).select_related("player"):
+        [surname] = [r for r in by_surname if r.text == member.player.last_name]
+        line = " ".join(r.text for r in sorted(by_surname, key=lambda r: r.x) if abs(r.y - surname.y) < 0.5)
+        # The table on the name's line (its runs joined by spaces: the bold surname is a run of its own).
+        assert line == f"{surname.text} , {member.player.first_name} {seats[member.pair_id]}"
+        assert surname.size >= 16  # large type: the old sheet was 10 pt
+    assert max(r.y for r in by_surname) > 0.7 * 842  # the sheet filled, not a strip at its top
+
+    by_table = text_runs(content, 1)
+    assert by_table[0].text.endswith("Ronda 1 · por mesa")
+    for match in playing(sim.rounds[0]):
+        [mesa] = [r for r in by_table if r.text == f"Mesa {match.table_number}"]
+        assert mesa.size >= 24
+        for pair in (match.pair_a, match.pair_b):
+            [number] = [r for r in by_table if r.text == str(pair.number) and abs(r.y - mesa.y) < 50]
+            assert number.size <= 0.7 * mesa.size and number.x - mesa.x >= 30 * MM
+    text = pdf_text(content)[1]
+    assert "exenta (AMM 5.6)" in text and f"{bye.pair_a.display_name}" in text
+
+
+def test_a_big_rounds_cartel_keeps_mesa_and_its_number_together_in_two_columns() -> None:
+    """80 players: two columns of 12 pt on A4 sheets, and still never «Mesa» on one line and its
+    number on the next."""
+    sim = new_tournament(40)
+    round_ = publish_next_round(sim)
+    content = cartel_pdf(sim)
+    save_preview(content, "cartel-grande")
+    reader = PdfReader(io.BytesIO(content))
+    assert {(round(float(p.mediabox.width)), round(float(p.mediabox.height))) for p in reader.pages} == {(595, 842)}
+    pairs = [pair for page in range(len(reader.pages)) for pair in mesa_labels(text_runs(content, page))]
+    assert len(pairs) == 4 * round_.matches.exclude(pair_b=None).count()
+    for label, number in pairs:
+        assert abs(number.y - label.y) < 0.5 and number.x > label.x and label.size >= 12
+
+
+# --- Issue 34: every PDF downloads with a Spanish name ---------------------------------------------
+
+
+def download_name(response: Any) -> str:
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    [name] = re.findall(r'filename="([^"]+)"', response["Content-Disposition"])
+    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*\.pdf", name), name  # lowercase, hyphenated, plain letters
+    return name
+
+
+def test_every_pdf_downloads_with_a_spanish_name(sim: Any) -> None:
+    """The round's documents came as «draw_tables-ronda-1.pdf», the standings as «standings.pdf»
+    (and «standings-torneo.pdf» through the API). Each document of the printing desk, through the
+    page and through the API, an acta, the blank actas and the tarjetas de pareja: a Spanish name
+    that says what it is, never an id."""
+    from rest_framework.test import APIClient
+
+    from scoring.selectors.printables import acta_filename
+    from torneo.models import Match, Round
+
+    for match in playing(sim.rounds[0]):
+        sim.enter_result(match)
+    client = staff(sim)
+    api = APIClient()
+    api.force_authenticate(sim.organizer)
+    slug = sim.tournament.slug
+    names = {
+        ("actas", 1): "actas-ronda-1.pdf",
+        ("draw_tables", 1): "sorteo-ronda-1-mesas.pdf",
+        ("draw_players", 1): "sorteo-ronda-1-jugadores.pdf",
+        ("standings", 0): "clasificacion.pdf",
+        ("classification", 0): "clasificacion-final.pdf",
+    }
+    assert {kind for kind, _round in names} == set(PrintJob.Kind.values)  # a new document needs its name here
+    for (kind, number), name in names.items():
+        location = ask(client, sim, kind=kind, round=number)["Location"]
+        run_queued()
+        job = int(location.rstrip("/").rsplit("/", 1)[1])
+        assert download_name(client.get(reverse("scoring:printable_job_pdf", args=[slug, job]))) == name
+        assert download_name(api.get(f"/api/v1/tournaments/{slug}/printables/{job}/pdf/")) == name
+
+    match = playing(sim.rounds[0])[0]
+    acta = client.get(reverse("scoring:acta_pdf", args=[slug, match.pk]))
+    assert download_name(acta) == f"acta-ronda-1-mesa-{match.table_number}.pdf"
+    blank = client.get(reverse("scoring:blank_actas_pdf", args=[slug]), {"n": 3})
+    assert download_name(blank) == "actas-en-blanco-3.pdf"
+    cards = client.post(reverse("scoring:pair_cards_pdf", args=[slug]))
+    assert download_name(cards) == "tarjetas-de-pareja.pdf"
+    # A partida with no table (a walkover of a fixed round) is named by its pairs, not by its id.
+    walkover = Match(round=Round(number=2), table_number=None, pair_a=Pair(number=3), pair_b=Pair(number=5))
+    assert acta_filename(walkover) == "acta-ronda-2-parejas-3-y-5.pdf"
