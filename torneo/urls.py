@@ -9,7 +9,18 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from torneo.ratelimit import limit_login
-from torneo.views import accounts, audit, email_notices, offline, registrations, rounds, terminals, tournaments
+from torneo.views import (
+    accounts,
+    announcements,
+    audit,
+    email_notices,
+    offline,
+    projector,
+    registrations,
+    rounds,
+    terminals,
+    tournaments,
+)
 from torneo.views.health import health_view
 from torneo.views.language import language_set
 
@@ -69,6 +80,10 @@ tournament_patterns = [
     path("gestion/rondas/<int:number>/publicar/", rounds.manage_round_publish, name="manage_round_publish"),
     path("gestion/rondas/<int:number>/anular/", rounds.manage_round_cancel, name="manage_round_cancel"),
     path("gestion/rondas/<int:number>/repetir-sorteo/", rounds.manage_round_redraw, name="manage_round_redraw"),
+    # The hall's screen (issue 34): the draw, the clocks, the standings and the announcements in turn.
+    path("proyector/", projector.projector, name="projector"),
+    path("gestion/avisos/", announcements.announcements, name="manage_announcements"),
+    path("gestion/avisos/<int:pk>/borrar/", announcements.announcement_remove, name="manage_announcement_remove"),
 ]
 
 # The tournament app's pages, namespace "torneo".

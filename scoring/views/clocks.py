@@ -445,8 +445,11 @@ def _round(rounds: list[Round], number: str) -> Round | None:
 
 
 def clock_wall(request: HttpRequest, slug: str) -> HttpResponse:
-    """Every table of a round with its clock: for a projector, and for a phone."""
+    """Every table of a round with its clock: for a phone, and with ?proyector=1 for the hall's
+    screen (no site chrome, large type, scrolled by static/js/projector.js when the tables do not
+    fit; torneo/views/projector.py shows it in its turn)."""
     tournament = tournament_for(request, slug)
+    projector = request.GET.get("proyector") == "1"
     rounds = published_rounds(tournament)
     round_ = _round(rounds, request.GET.get("ronda", ""))
     now = timezone.now()
@@ -458,9 +461,11 @@ def clock_wall(request: HttpRequest, slug: str) -> HttpResponse:
         "cards": cards,
         "started": sum(1 for c in cards if c.started),
         "live_interval": player_views.live_interval(request),
+        "projector": projector,
         **clock_context(request, tournament, cards, now, round_api(tournament, round_)),
     }
-    return render(request, "scoring/clocks/wall.html", context)
+    template = "scoring/clocks/wall_projector.html" if projector else "scoring/clocks/wall.html"
+    return render(request, template, context)
 
 
 # --- a table's page -------------------------------------------------------------------------------

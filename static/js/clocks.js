@@ -9,7 +9,7 @@
 //     nothing is asked of the server each second;
 //   - the data is refreshed from the API (data-clocks-api: clock-list or clock-detail) every
 //     data-clocks-refresh ms (15 s), at once when a deadline passes (a new phase), and whenever
-//     live.js brings the page again ("live:updated");
+//     live.js (or the hall's screen, static/js/projector.js) brings the page again ("live:updated");
 //   - a failed refresh leaves the countdown running and shows a small «sin conexión» mark;
 //   - the words of each rule come translated from the page (json_script "clock-strings", {name}
 //     holes filled in here) and are chosen as scoring/views/clocks.py `notes` chooses them;
@@ -277,7 +277,9 @@
     module.exports = { clockTime, notes, use(strings, timings) { T = strings; rules = timings; } };
     return;
   }
-  if (!document.getElementById("clock-data")) return;
+  // The hall's screen (static/js/projector.js) brings the clock wall into its page later, then
+  // says so with "live:updated", as live.js does.
+  if (!document.getElementById("clock-data") && !document.querySelector("main[data-projector]")) return;
 
   document.addEventListener("click", (event) => {
     const button = event.target.closest && event.target.closest("[data-envite], [data-mus]");

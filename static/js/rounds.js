@@ -2,7 +2,7 @@
 // - the surname list filters as you type (accents and case ignored), and keeps the filter when
 //   live.js refreshes the page;
 // - copy buttons for the draw's command input and command;
-// - the projector scrolls by itself through the tables and then the surname list, and starts over;
+// - (the projector's scrolling through the tables and the surname list: static/js/projector.js);
 // - the wall sheets get a print button;
 // - the tournament form shows only the chosen format's parameters.
 (function () {
@@ -67,41 +67,6 @@
     }
   }
 
-  // --- projector auto-scroll ---
-  function setUpAutoScroll() {
-    const main = document.querySelector("main[data-autoscroll]");
-    if (!main) return;
-    const speed = Number(main.dataset.scrollSpeed || 40); // pixels per second
-    const pauseMs = 6000;
-    let last = null;
-    let pausedUntil = performance.now() + pauseMs;
-    let position = 0;
-    function step(now) {
-      if (last === null) last = now;
-      const dt = (now - last) / 1000;
-      last = now;
-      const end = document.documentElement.scrollHeight - window.innerHeight;
-      if (now >= pausedUntil) {
-        if (end <= 0) {
-          pausedUntil = now + pauseMs;
-        } else if (position >= end) {
-          // At the bottom: wait, then start over from the first table.
-          pausedUntil = now + pauseMs;
-          position = -1;
-        } else if (position < 0) {
-          position = 0;
-          window.scrollTo(0, 0);
-          pausedUntil = now + pauseMs;
-        } else {
-          position = Math.min(end, position + speed * dt);
-          window.scrollTo(0, position);
-        }
-      }
-      requestAnimationFrame(step);
-    }
-    requestAnimationFrame(step);
-  }
-
   // --- print button (wall sheets) ---
   function setUpPrint(root) {
     for (const button of root.querySelectorAll("button[data-print]")) {
@@ -134,7 +99,6 @@
   }
   enhance(document);
   setUpPrint(document);
-  setUpAutoScroll();
   setUpFormatSwitch();
   const main = document.querySelector("main[data-live]");
   if (main) main.addEventListener("live:updated", () => enhance(main));

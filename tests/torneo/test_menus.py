@@ -64,6 +64,8 @@ SUB_PAGES: dict[str, tuple[str, set[str]]] = {
     "referees:substitutes": ("referees:juez_desk", {"juez", "organizer", "superuser"}),  # AMM 5.8
     "scoring:blank_actas_pdf": ("scoring:printables", VIEWERS_PRIVATE),  # its form's target (GET)
     "torneo:manage_venue_code": ("torneo:manage_pairs", STAFF_PAIRS),  # the venue's screen (issue 32)
+    "torneo:projector": ("torneo:tournament_detail", EVERYONE),  # the hall's screen (issue 34)
+    "torneo:manage_announcements": ("torneo:manage_dashboard", STAFF_PAIRS),  # what it announces (issue 34)
 }
 
 # Linked once the tournament has a published round (the world has none).

@@ -1,8 +1,9 @@
 """Models of the tournament app, by subject: tournaments and registrations; rounds, draws, matches;
 one-time account codes and links; the pairs' private links (their terminals); the browsers'
-Web Push subscriptions and the notifications sent."""
+Web Push subscriptions and the notifications sent; the organizer's announcements to the hall."""
 
 from torneo.models.accounts import AccountToken
+from torneo.models.announcements import ANNOUNCEMENT_MAX_LENGTH, Announcement
 from torneo.models.email_notices import EmailSubscription
 from torneo.models.idempotency import IdempotentRequest
 from torneo.models.notices import Notice
@@ -22,7 +23,9 @@ from torneo.models.tournaments import (
 )
 
 __all__ = [
+    "ANNOUNCEMENT_MAX_LENGTH",
     "AccountToken",
+    "Announcement",
     "Draw",
     "EmailSubscription",
     "IdempotentRequest",

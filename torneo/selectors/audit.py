@@ -3,7 +3,7 @@
 django-simple-history keeps a historical row for every save of the audited models (the admin's
 and the API's too, with the user of the request). This module reads those tables for one
 tournament as one list, newest first: registrations, roles, rounds and draws, results, incidents
-and sanctions, suplentes and the juez's rulings.
+and sanctions, suplentes, the juez's rulings and the announcements to the hall.
 
 Decisions:
 - **One list from many tables.** Each source is read newest first with the same filters and at
@@ -54,6 +54,7 @@ KINDS: dict[str, Promise] = {
     "incidencias": _("Incidencias y sanciones"),
     "suplentes": _("Suplentes"),
     "fallos": _("Fallos del juez"),
+    "avisos": _("Avisos"),
 }
 ACTIONS: dict[str, Promise] = {"+": _("Alta"), "~": _("Cambio"), "-": _("Baja")}
 
@@ -153,6 +154,7 @@ SOURCES: tuple[Source, ...] = (
     Source("referees.Sanction", "incidencias", "tournament_id"),
     Source("referees.Substitution", "suplentes", "tournament_id"),
     Source("scoring.HandRuling", "fallos", "hand__game__match__round__tournament_id", ("hand__game",)),
+    Source("torneo.Announcement", "avisos", "tournament_id"),
 )
 
 

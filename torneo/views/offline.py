@@ -27,13 +27,15 @@ from django.views.decorators.http import require_GET
 
 WORKER = "js/sw.js"
 OFFLINE_TEMPLATE = "offline.html"
-# What base.html and the desk's, the terminal's and the clocks' pages load: kept on install.
+# What base.html and the desk's, the terminal's, the clocks' and the hall's screen's pages load: kept
+# on install.
 APP_SHELL = (
     "css/site.css",
     "css/scoring.css",
     "css/players.css",
     "css/rounds.css",
     "css/print.css",
+    "css/projector.css",
     "img/favicon.svg",
     "js/live.js",
     "js/sw-register.js",
@@ -41,6 +43,7 @@ APP_SHELL = (
     "js/terminal-offline.js",
     "js/clocks.js",
     "js/rounds.js",
+    "js/projector.js",
     "js/results-entry.js",
     "js/checkin.js",
     "js/hands.js",

@@ -16,6 +16,7 @@ from torneo.forms.tournaments import RoleForm, SessionForm, TournamentForm
 from torneo.models import Session, TournamentRole
 from torneo.numbers import parse_int
 from torneo.permissions import Action, can, can_create_tournament, roles_for
+from torneo.selectors.announcements import announcements_of
 from torneo.selectors.registrations import registration_counts
 from torneo.selectors.tournaments import (
     live_version,
@@ -49,7 +50,8 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The tournament's page; once decided, its final classification comes first (the champion,
-    and the way to the whole classification), as soon as the deciding result counts."""
+    and the way to the whole classification), as soon as the deciding result counts; then the
+    organizer's announcements to the hall, newest first."""
     tournament = tournament_for(request, slug)
     context = {
         "tournament": tournament,
@@ -59,6 +61,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "sessions": tournament.sessions.all(),
         "is_staff": can(request.user, tournament, Action.VIEW_PRIVATE),
         "my_pairs": _my_pairs(request, tournament),
+        "announcements": announcements_of(tournament),
     }
     return render(request, "torneo/tournament_detail.html", context)
 
