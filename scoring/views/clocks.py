@@ -460,6 +460,9 @@ def clock_wall(request: HttpRequest, slug: str) -> HttpResponse:
         "round": round_,
         "cards": cards,
         "started": sum(1 for c in cards if c.started),
+        # Issue 34: «8 de 8 mesas en marcha» counted the tables already over; those are said apart.
+        "running": sum(1 for c in cards if c.running),
+        "finished": sum(1 for c in cards if c.started and not c.running),
         "live_interval": player_views.live_interval(request),
         "projector": projector,
         **clock_context(request, tournament, cards, now, round_api(tournament, round_)),

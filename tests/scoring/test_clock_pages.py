@@ -110,6 +110,11 @@ def test_the_wall_shows_every_table_with_its_time_phase_and_score(rounded):
     assert {c["match"] for c in data["clocks"]} == {m.pk for m in matches}
     assert all(c["max_at"] and c["server_now"] for c in data["clocks"]) and data["rules"]["max_minutes"] == 60
     assert 'id="clock-strings"' in html and "js/clocks.js" in html
+    # Issue 34: a table whose partida is over is counted apart, not «en marcha».
+    finished = matches[1]
+    result_submit(match=finished, by=sim.organizer, games_a=3, games_b=1, expected_version=0)
+    page = text_of(client_for().get(wall_url(sim.tournament, 1)))
+    assert "2 de 3 mesas en marcha. 1 terminada." in page
     assert f'data-live="/torneos/{sim.tournament.slug}/live.json"' in html  # live.js brings it fresh
     # The script refreshes the deadlines from the API's list of the round's clocks, every 15 s.
     assert f'data-clocks-api="/api/v1/tournaments/{sim.tournament.slug}/clocks/?round=1"' in html
