@@ -8,6 +8,7 @@ import datetime
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -79,6 +80,16 @@ def round_with_clocks(pairs: int):
     return sim, round_, playing(round_)
 
 
+# Screenshots for a person to look at (var/test-artefacts/, not in git; docs/test-artefacts/ keeps the
+# copies the README shows).
+ARTEFACTS = Path(__file__).resolve().parents[2] / "var" / "test-artefacts"
+
+
+def save_screen(browser, name: str) -> None:
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTEFACTS / f"{name}.png").write_bytes(browser.get_screenshot_as_png())
+
+
 def test_the_clock_wall_scrolls_by_itself_until_the_last_of_27_tables_shows_and_starts_over(live_server, browser):
     sim, _round, tables = round_with_clocks(54)
     assert len(tables) == 27
@@ -100,6 +111,7 @@ def test_the_clock_wall_scrolls_by_itself_until_the_last_of_27_tables_shows_and_
             names,
         )
         assert all(size >= 20 and whole for size, whole in sizes), sizes
+        save_screen(browser, "relojes-proyector")
         time.sleep(2)
         assert scrolled(browser) == 0  # a pause at the top first
         # At the default speed (45 px/s, after the pause) the last table is on the screen in about half
@@ -171,6 +183,7 @@ def test_the_projector_shows_the_draw_the_clocks_the_standings_and_the_announcem
         # A slide taller than the screen (the draw: its tables, then its surname list) is scrolled
         # through to its end before the next.
         watch_slides(browser, lambda shown: shown[-1:] == ["sorteo"], 20)
+        save_screen(browser, "proyector")
         end = bottom(browser)
         assert end > 200
         WebDriverWait(browser, 10, poll_frequency=0.05).until(lambda b: scrolled(b) >= end - 1)
