@@ -61,17 +61,21 @@ run_pytest() {
 # One pytest worker per core (pytest-xdist; TEST_WORKERS=1 for a single process): each worker
 # has its own test database (PostgreSQL: test_torneo_gw0, test_torneo_gw1…; SQLite: a file per
 # process), its own page cache and its own live server and browser for the e2e tests.
+# --dist loadgroup: the tests marked xdist_group("pantalla-y-pila") run one after another in one
+# worker — the whole production stack restarting Redis (tests/test_production_stack.py) and the
+# full-HD projector scrolling for minutes (tests/e2e/test_projector_browser.py): side by side on a
+# 2-core machine, the stack's Celery workers starved while Redis came back (3 CI runs, stop 41).
 WORKERS="${TEST_WORKERS:-auto}"
 export VAR_DIR="$PG_DIR/var"
 say "Tests completos sobre PostgreSQL, con Chromium ($WORKERS procesos)"
 DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/torneo" REQUIRE_POSTGRES=1 REQUIRE_CHROMIUM=1 \
-  run_pytest "PostgreSQL" -p no:cacheprovider -n "$WORKERS" "$@"
+  run_pytest "PostgreSQL" -p no:cacheprovider -n "$WORKERS" --dist loadgroup "$@"
 
 # The pure cores (the mus engine, the draw generator) touch no database, and the 100-pair
 # simulations (marker slow) exercise the same code on either database: once, above, is enough.
 say "Tests con base de datos sobre SQLite"
 DATABASE_URL="sqlite:///$PG_DIR/test.sqlite3" REQUIRE_CHROMIUM=1 \
-  run_pytest "SQLite" -p no:cacheprovider -n "$WORKERS" -m "not postgres and not slow" \
+  run_pytest "SQLite" -p no:cacheprovider -n "$WORKERS" --dist loadgroup -m "not postgres and not slow" \
   --ignore=tests/mus --ignore=tests/draws --ignore=docs "$@"
 
 say "Todo correcto: PostgreSQL ($PG_VERSION) y Chromium ($CHROME_VERSION) usados."

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import load  # noqa: E402 (benchmarks/load.py: the event built through the site)
 
-pytestmark = [pytest.mark.postgres, pytest.mark.celery]
+pytestmark = [pytest.mark.postgres, pytest.mark.celery, pytest.mark.xdist_group("pantalla-y-pila")]
 PAIRS = 16
 
 

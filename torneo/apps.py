@@ -27,6 +27,7 @@ class TorneoConfig(AppConfig):
         ("torneo.Round", "tournament"),
         ("torneo.Draw", "round__tournament"),
         ("torneo.Match", "round__tournament"),
+        ("torneo.Announcement", "tournament"),  # the organizer's announcements to the hall (issue 34)
     )
 
     def ready(self) -> None:

@@ -22,7 +22,7 @@ from tests.torneo.simulation import new_tournament
 from torneo.models import Tournament
 from torneo.services.announcements import announcement_create
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("pantalla-y-pila")]
 
 WIDTH, HEIGHT = 1920, 1080
 

@@ -36,6 +36,7 @@ from tests.syntax import parse_file
 from torneo import backup, pagecache
 from torneo.models import Draw, Match, Pair, PairMember, Player, Tournament
 from torneo.services.accounts import password_reset_allowed
+from torneo.services.announcements import announcement_create
 from torneo.services.registrations import pair_check_in, pair_register, pair_withdraw
 from torneo.services.rounds import draw_publish, draw_redraw, live_draw, round_prepare
 from torneo.services.terminals import terminal_issue
@@ -147,6 +148,7 @@ def build() -> Tournament:
         last_name="De Copia",
         id_document="12345678Z",
     )  # AMM 5.8
+    announcement_create(tournament=t, by=mesa, text="La ronda 2 empieza a las 18:30.")  # issue 34
     return Tournament.objects.get(pk=t.pk)
 
 
@@ -536,6 +538,7 @@ def test_parts_come_from_the_apps_in_dependency_order_and_backup_does_not_import
         "torneo.round",
         "torneo.draw",
         "torneo.match",
+        "torneo.announcement",
         "scoring.resultsubmission",
         "scoring.recordedgame",
         "scoring.recordedhand",
