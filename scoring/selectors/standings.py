@@ -17,12 +17,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.standings import (
+    AheadNode,
     BracketNode,
     CerosRules,
     Line,
     Place,
     Survival,
     Table,
+    bracket_ahead,
     bracket_forest,
     ceros_survival,
     ceros_tables,
@@ -448,9 +450,7 @@ def classification(tournament: Tournament, data: TournamentSnapshot | None = Non
             "bloque deciden los puntos y el orden de desempate (%(t)s); si siguen iguales, comparten el puesto."
         ) % {"t": order}
     else:
-        places = classify(
-            entrants, records, points_win=tournament.points_per_win, tiebreaks=tiebreaks, among=kept
-        )
+        places = classify(entrants, records, points_win=tournament.points_per_win, tiebreaks=tiebreaks, among=kept)
         sections = [_section("", places, data)]
         decided = not data.pending and data.last_round >= (tournament.swiss_rounds or 0) > 0
         rule = _(
@@ -463,12 +463,37 @@ def classification(tournament: Tournament, data: TournamentSnapshot | None = Non
 # --- the bracket -----------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class AheadSeat:
+    """A seat of a match not drawn yet: its pair once known, else the table of the match whose
+    winner takes it (None: no match there yet, a blank box); ``bye``: the other side of an exenta."""
+
+    pair: PairInfo | None = None
+    after_table: int | None = None
+    bye: bool = False
+
+
+@dataclass(frozen=True)
+class AheadMatch:
+    """A bracket match of a round still to come; ``redrawn``: a knockout drawn again every round,
+    where the seats say who goes through but not yet against whom."""
+
+    round_number: int
+    pool: str
+    a: AheadSeat
+    b: AheadSeat
+    redrawn: bool
+
+
 @dataclass
 class BracketView:
     roots: list[dict[str, Any]]  # nodes: {"match": MatchInfo, "children": [...]}
     rounds: list[int]
     champion: PairInfo | None
     applies: bool  # the format has a bracket phase
+    # The page's tree: the roots with every round up to the final drawn ahead; nodes of a round
+    # still to come are {"match": None, "ahead": AheadMatch, "children": [...]}.
+    tree: list[dict[str, Any]] = field(default_factory=list)
 
 
 def in_bracket(tournament: Tournament, rounds: dict[int, RoundInfo], m: MatchInfo) -> bool:
@@ -511,11 +536,49 @@ def bracket(tournament: Tournament, data: TournamentSnapshot | None = None) -> B
     def node(n: BracketNode[int]) -> dict[str, Any]:
         return {"match": by_id[n.match.key], "children": [node(c) for c in n.children]}
 
-    roots = [node(n) for n in bracket_forest([m.record() for m in matches])]
+    forest = bracket_forest([m.record() for m in matches])
+    roots = [node(n) for n in forest]
+    tree = _drawn_ahead(tournament, data, forest, by_id) if _draws_ahead(tournament) else roots
     champion = None
     if roots and not data.pending:
         top = [r for r in roots if r["match"].round_number == max(x["match"].round_number for x in roots)]
         if len(top) == 1 and top[0]["match"].winner and tournament.format != Tournament.Format.REPESCA:
             last = top[0]["match"]
             champion = last.a if last.winner == last.a.number else last.b
-    return BracketView(roots, sorted({m.round_number for m in matches}), champion, bracket_applies(tournament))
+    return BracketView(roots, sorted({m.round_number for m in matches}), champion, bracket_applies(tournament), tree)
+
+
+def _draws_ahead(tournament: Tournament) -> bool:
+    """Whether the bracket's future rounds can be drawn ahead: one bracket that only loses pairs —
+    the plain knockout, the cuadro after the liguillas, the rondas finales. A repesca's pools take
+    in new pairs round by round, so they are left as played."""
+    if tournament.format == Tournament.Format.LIGUILLAS or tournament.final_phase_from_round is not None:
+        return True
+    return tournament.format == Tournament.Format.CEROS and tournament.max_losses == 1
+
+
+def _drawn_ahead(
+    tournament: Tournament,
+    data: TournamentSnapshot,
+    forest: list[BracketNode[int]],
+    by_id: dict[int, MatchInfo],
+) -> list[dict[str, Any]]:
+    final_from = tournament.final_phase_from_round
+    fixed = tournament.format == Tournament.Format.LIGUILLAS
+
+    def seat(s: Any) -> AheadSeat:
+        if s.pair is not None:
+            return AheadSeat(pair=data.pairs[s.pair])
+        source = s.source
+        return AheadSeat(after_table=by_id[source.match.key].table if isinstance(source, BracketNode) else None)
+
+    def node(n: BracketNode[int] | AheadNode[int]) -> dict[str, Any]:
+        children = [node(c) for c in n.children]
+        if isinstance(n, BracketNode):
+            return {"match": by_id[n.match.key], "children": children}
+        redrawn = not fixed and (final_from is None or n.round_number <= final_from)
+        b = seat(n.b) if n.b is not None else AheadSeat(bye=True)
+        ahead = AheadMatch(n.round_number, n.pool, seat(n.a), b, redrawn)
+        return {"match": None, "ahead": ahead, "children": children}
+
+    return [node(n) for n in bracket_ahead(forest, out=data.withdrawn())]

@@ -1,9 +1,10 @@
-"""The bracket as a tree: each match and the matches of the previous round its pairs came from."""
+"""The bracket as a tree: each match and the matches of the previous round its pairs came from; and
+the same tree drawn ahead, every future round up to the final as empty seats (``bracket_ahead``)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Generic
 
@@ -67,3 +68,89 @@ def bracket_forest(matches: Sequence[MatchRecord[PairId]]) -> list[BracketNode[P
                 roots.append(node)
     roots.sort(key=lambda n: (-n.match.round_number, n.match.pool, n.match.slot if n.match.slot is not None else 0))
     return roots
+
+
+@dataclass(eq=False)
+class Seat(Generic[PairId]):
+    """A seat of a match not drawn yet: the pair once it is known, and the match whose winner (or
+    exenta) takes it."""
+
+    pair: PairId | None
+    source: BracketNode[PairId] | AheadNode[PairId]
+
+
+@dataclass(eq=False)
+class AheadNode(Generic[PairId]):
+    """A future bracket match: its round, its seats (``b`` None: the seat ``a`` has the exenta) and
+    the matches that feed it."""
+
+    round_number: int
+    pool: str
+    a: Seat[PairId]
+    b: Seat[PairId] | None
+    children: list[BracketNode[PairId] | AheadNode[PairId]] = field(default_factory=list)
+
+
+def bracket_ahead(
+    roots: Sequence[BracketNode[PairId]], *, out: Collection[PairId] = ()
+) -> list[BracketNode[PairId] | AheadNode[PairId]]:
+    """The forest of ``bracket_forest`` with every round still to come drawn ahead, up to each pool's
+    final: the latest round's matches, in bracket order, send their winner (or the pair with the
+    exenta) to the next round two by two, as a fixed bracket does (torneo.draws.bracket.next_line);
+    a pending match sends an empty seat, a double loss or a winner in ``out`` (withdrawn, expelled)
+    nobody, so that its neighbour has the exenta (AMM 6.5.b). An odd line gives its last seat the
+    exenta. Roots of earlier rounds (orphans) are kept as they are."""
+    latest: dict[str, int] = {}
+    for node in roots:
+        latest[node.match.pool] = max(latest.get(node.match.pool, 0), node.match.round_number)
+    result: list[BracketNode[PairId] | AheadNode[PairId]] = []
+    for pool, last in latest.items():
+        front = sorted(
+            (n for n in roots if n.match.pool == pool and n.match.round_number == last),
+            key=lambda n: n.match.slot if n.match.slot is not None else 1 << 30,
+        )
+        line: list[Seat[PairId] | None] = [_advancing(n, out) for n in front]
+        tops: list[BracketNode[PairId] | AheadNode[PairId]] = list(front)
+        number = last
+        while sum(1 for s in line if s is not None) > 1:
+            number += 1
+            tops, line = _next_round(line, number, pool)
+        result.extend(tops)
+    fronts = {id(n) for n in roots if n.match.round_number == latest[n.match.pool]}
+    result.extend(n for n in roots if id(n) not in fronts)
+    return result
+
+
+def _advancing(node: BracketNode[PairId], out: Collection[PairId]) -> Seat[PairId] | None:
+    m = node.match
+    if m.b is None:
+        return None if m.a in out else Seat(m.a, node)
+    if not m.decided:
+        return Seat(None, node)
+    if m.winner is None or m.winner in out:
+        return None
+    return Seat(m.winner, node)
+
+
+def _next_round(
+    line: list[Seat[PairId] | None], number: int, pool: str
+) -> tuple[list[BracketNode[PairId] | AheadNode[PairId]], list[Seat[PairId] | None]]:
+    seats = list(line)
+    lone = None
+    if len(seats) % 2:
+        lone = seats.pop()
+    nodes: list[BracketNode[PairId] | AheadNode[PairId]] = []
+    following: list[Seat[PairId] | None] = []
+    pairs = [(seats[k], seats[k + 1]) for k in range(0, len(seats), 2)]
+    if lone is not None:
+        pairs.append((lone, None))
+    for a, b in pairs:
+        if a is None:
+            if b is None:
+                continue  # nobody from either side: the seat disappears, as in next_line
+            a, b = b, None
+        node: AheadNode[PairId] = AheadNode(number, pool, a, b)
+        node.children = [s.source for s in (a, b) if s is not None]
+        nodes.append(node)
+        following.append(Seat(a.pair if b is None else None, node))
+    return nodes, following

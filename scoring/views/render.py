@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from scoring.selectors.standings import StandingsRow, StandingsTable
+from scoring.selectors.standings import AheadMatch, AheadSeat, StandingsRow, StandingsTable
 from torneo.sheets import Sheet, SheetResponse, sheet_response
 from torneo.snapshot import MatchInfo, PairInfo
 
@@ -70,9 +70,40 @@ def _side(m: MatchInfo, side: str) -> str:
     )
 
 
+def _ahead_side(seat: AheadSeat) -> str:
+    if seat.bye:
+        return f'<div class="bk-side bye">{escape(_("exenta"))}</div>'
+    if seat.pair is not None:
+        pair = seat.pair
+        return (
+            f'<div class="bk-side"><span class="num">{pair.number}</span><span class="nm">{escape(pair.name)}</span>'
+            "<b></b></div>"
+        )
+    label = _("Ganadora de la mesa %(t)d") % {"t": seat.after_table} if seat.after_table else ""
+    return f'<div class="bk-side tbd"><span class="nm">{escape(label) or "&nbsp;"}</span></div>'
+
+
+def _ahead_match(m: AheadMatch, fed: bool) -> str:
+    head = _("R%(n)d") % {"n": m.round_number}
+    if m.pool:
+        head += f" · {m.pool}"
+    if m.redrawn:
+        head += " · " + _("por sortear")
+    classes = "bk-match pending ahead" + (" fed" if fed else "")
+    return f'<div class="{classes}"><div class="bk-head">{escape(head)}</div>{_ahead_side(m.a)}{_ahead_side(m.b)}</div>'
+
+
 def bracket_node(node: dict[str, Any]) -> str:
-    m: MatchInfo = node["match"]
     children = "".join(bracket_node(c) for c in node["children"])
+    if node["match"] is None:
+        match = _ahead_match(node["ahead"], bool(children))
+        return (
+            '<div class="bk-node">'
+            + (f'<div class="bk-children">{children}</div>' if children else "")
+            + match
+            + "</div>"
+        )
+    m: MatchInfo = node["match"]
     head = _("R%(n)d") % {"n": m.round_number}
     if m.table:
         head += " · " + _("Mesa %(t)d") % {"t": m.table}

@@ -94,7 +94,7 @@ def _classification_context(tournament: Any, classification: selectors.Classific
 
 
 def _bracket_context(tournament: Any, bracket: selectors.BracketView) -> dict[str, Any]:
-    return {"tournament": tournament, "bracket": bracket, "trees": html.bracket_trees(bracket.roots)}
+    return {"tournament": tournament, "bracket": bracket, "trees": html.bracket_trees(bracket.tree)}
 
 
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
