@@ -33,7 +33,10 @@ from torneo.permissions import Action, can
 class PrintRequestSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
         choices=PrintJob.Kind.choices,
-        help_text="actas, draw_tables, draw_players (de una ronda); standings, classification (del torneo)",
+        help_text=(
+            "actas, draw_tables, draw_players (de una ronda); "
+            "standings, classification, bracket_a3, bracket_a4 (del torneo)"
+        ),
     )
     round = serializers.IntegerField(required=False, min_value=1, help_text="la ronda (documentos de una ronda)")
 

@@ -24,6 +24,8 @@ class PrintJob(models.Model):
         DRAW_PLAYERS = "draw_players", _("Sorteo por jugadores")
         STANDINGS = "standings", _("Clasificación")
         CLASSIFICATION = "classification", _("Clasificación final")
+        BRACKET_A3 = "bracket_a3", _("Cuadro (A3 apaisado)")
+        BRACKET_A4 = "bracket_a4", _("Cuadro (A4)")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("En cola")

@@ -22,7 +22,9 @@ from django.utils.translation import gettext as _
 from scoring.exports import classification_sheet, standings_sheet
 from scoring.models import PrintJob
 from scoring.selectors.actas import acta_frame, digest, round_actas
+from scoring.selectors.bracket_sheets import A3_LANDSCAPE, A4_PORTRAIT, MARGIN, Paper, bracket_sheets
 from scoring.selectors.hands import matches_with_players
+from scoring.selectors.standings import bracket
 from torneo.models import Match, Round, Tournament
 from torneo.selectors.rounds import surname_key
 from torneo.sheets import Sheet
@@ -234,6 +236,35 @@ def classification_printable(tournament: Tournament, number: int, base_url: str)
     return _listing(paginate(title, columns, sections, ROWS_PER_SHEET), big=False)
 
 
+def _bracket_printable(tournament: Tournament, paper: Paper) -> Printable:
+    """The bracket as the page draws it ahead (scoring.selectors.standings.bracket), on paper."""
+    view = bracket(tournament)
+    if not view.applies:
+        raise ValidationError({"kind": _("Este torneo no tiene cuadro: su sistema no tiene eliminatorias.")})
+    if not view.tree:
+        message = _("El cuadro aún no tiene partidas: se dibuja al sortear su primera ronda de eliminatoria.")
+        raise ValidationError({"kind": message})
+    sheets = bracket_sheets(_("%(t)s · cuadro") % {"t": tournament.name}, view.tree, paper)
+    payload = json.dumps([dataclasses.asdict(s) for s in sheets], sort_keys=True, default=str)
+    return Printable(
+        template="scoring/print/bracket.html",
+        items=sheets,
+        context={"title": sheets[0].title, "paper": paper, "margin": MARGIN},
+        digest=hashlib.sha256(payload.encode()).hexdigest(),
+        key="sheets",
+    )
+
+
+def bracket_a3_printable(tournament: Tournament, number: int, base_url: str) -> Printable:
+    """The bracket on A3 landscape sheets, for the wall: up to 32 first-round matches a sheet."""
+    return _bracket_printable(tournament, A3_LANDSCAPE)
+
+
+def bracket_a4_printable(tournament: Tournament, number: int, base_url: str) -> Printable:
+    """The bracket on A4 sheets, for the mesa: up to 16 first-round matches a sheet."""
+    return _bracket_printable(tournament, A4_PORTRAIT)
+
+
 ROWS_PER_SHEET = 24
 """Rows of a standings sheet: each row two or three lines (a long name, its players)."""
 
@@ -244,6 +275,8 @@ BUILDERS: dict[str, Builder] = {
     PrintJob.Kind.DRAW_PLAYERS: draw_players_printable,
     PrintJob.Kind.STANDINGS: standings_printable,
     PrintJob.Kind.CLASSIFICATION: classification_printable,
+    PrintJob.Kind.BRACKET_A3: bracket_a3_printable,
+    PrintJob.Kind.BRACKET_A4: bracket_a4_printable,
 }
 ROUND_KINDS = frozenset({PrintJob.Kind.ACTAS, PrintJob.Kind.DRAW_TABLES, PrintJob.Kind.DRAW_PLAYERS})
 """The documents of one round; the others are the tournament's (round 0)."""
@@ -254,6 +287,8 @@ FILENAMES: dict[str, str] = {
     PrintJob.Kind.DRAW_PLAYERS: "sorteo-ronda-{n}-jugadores.pdf",
     PrintJob.Kind.STANDINGS: "clasificacion.pdf",
     PrintJob.Kind.CLASSIFICATION: "clasificacion-final.pdf",
+    PrintJob.Kind.BRACKET_A3: "cuadro-a3.pdf",
+    PrintJob.Kind.BRACKET_A4: "cuadro-a4.pdf",
 }
 
 

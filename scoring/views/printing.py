@@ -18,6 +18,7 @@ from scoring.printing import PDF_TYPE, pdf_from_html, pdf_of_sheets
 from scoring.selectors.actas import acta_for, acta_frame, blank_actas, qr_png
 from scoring.selectors.hands import matches_with_players
 from scoring.selectors.printables import acta_filename, printable_filename
+from scoring.selectors.standings import bracket_applies
 from scoring.services.printing import printable_request
 from torneo.errors import NotAllowed
 from torneo.models import Round
@@ -135,6 +136,7 @@ def printables(request: HttpRequest, slug: str) -> HttpResponse:
         "jobs": jobs,
         "blank_max": BLANK_MAX,
         "may_cards": can(request.user, tournament, Action.CHECK_IN),
+        "has_bracket": bracket_applies(tournament),
     }
     return render(request, "scoring/manage/printables.html", context)
 

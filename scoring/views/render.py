@@ -13,6 +13,7 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from scoring.selectors.bracket_sheets import match_head
 from scoring.selectors.standings import AheadMatch, AheadSeat, StandingsRow, StandingsTable
 from torneo.sheets import Sheet, SheetResponse, sheet_response
 from torneo.snapshot import MatchInfo, PairInfo
@@ -84,11 +85,7 @@ def _ahead_side(seat: AheadSeat) -> str:
 
 
 def _ahead_match(m: AheadMatch, fed: bool) -> str:
-    head = _("R%(n)d") % {"n": m.round_number}
-    if m.pool:
-        head += f" · {m.pool}"
-    if m.redrawn:
-        head += " · " + _("por sortear")
+    head = match_head(m.round_number, pool=m.pool, redrawn=m.redrawn)
     classes = "bk-match pending ahead" + (" fed" if fed else "")
     return f'<div class="{classes}"><div class="bk-head">{escape(head)}</div>{_ahead_side(m.a)}{_ahead_side(m.b)}</div>'
 
@@ -104,11 +101,7 @@ def bracket_node(node: dict[str, Any]) -> str:
             + "</div>"
         )
     m: MatchInfo = node["match"]
-    head = _("R%(n)d") % {"n": m.round_number}
-    if m.table:
-        head += " · " + _("Mesa %(t)d") % {"t": m.table}
-    if m.pool:
-        head += f" · {m.pool}"
+    head = match_head(m.round_number, table=m.table, pool=m.pool)
     note = f'<div class="bk-note">{escape(m.outcome_label)}</div>' if m.special else ""
     classes = "bk-match" + ("" if m.decided else " pending") + (" fed" if children else "")
     match = (
