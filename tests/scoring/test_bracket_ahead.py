@@ -147,3 +147,64 @@ def test_the_bracket_after_the_liguillas_shows_its_exentas_and_the_winners_of_ea
         assert f"Ganadora de la mesa {t}" in html
     seeded = [m.pair_a.number for m in first.matches.filter(pair_b=None)]
     assert all(seated(html, n) == 1 for n in seeded)  # exentas already in the semifinals
+
+
+def play_until_the_bracket(sim) -> list[Match]:
+    """Play the liguillas, then publish the cuadro's first round without results."""
+    from tests.scoring import playing
+    from torneo.models import Round
+
+    for _ in range(20):
+        round_ = publish_next_round(sim)
+        if round_.phase == Round.Phase.BRACKET:
+            return playing(round_)
+        for match in playing(round_):
+            sim.enter_result(match)
+    raise AssertionError("no bracket round")
+
+
+@pytest.mark.django_db
+def test_the_cuadro_after_the_liguillas_is_drawn_ahead_as_a_fixed_bracket():
+    """Six qualifiers (three liguillas, two each) in a cuadro of eight: the top seeds' exentas go
+    straight to their semifinal seats; the semifinals are not drawn again, so nothing says
+    «por sortear»."""
+    sim = new_tournament(12, seed=4, format=Tournament.Format.LIGUILLAS, group_count=3, group_qualifiers=2)
+    first = play_until_the_bracket(sim)
+    assert len(first) == 2
+    tree = selectors.bracket(Tournament.objects.get(pk=sim.tournament.pk)).tree
+    (final,) = tree
+    assert final["match"] is None and not final["ahead"].redrawn
+    semis = [s["ahead"] for s in final["children"]]
+    assert len(semis) == 2 and not any(s.redrawn for s in semis)
+    seats = [seat for s in semis for seat in (s.a, s.b)]
+    tables = sorted(seat.after_table for seat in seats if seat.pair is None)
+    assert tables == sorted(m.table_number for m in first)  # each played match feeds one seat
+    assert sum(1 for seat in seats if seat.pair is not None) == 2  # the two exentas, already seated
+    html = page(sim)
+    assert "por sortear" not in html and html.count('class="bk-side tbd"') == 2 + 2
+
+
+@pytest.mark.django_db
+def test_the_rondas_finales_are_drawn_ahead_from_their_first_round_and_not_redrawn_amm_5_8_d():
+    sim = new_tournament(16, seed=6, format=Tournament.Format.CEROS, max_losses=1, final_phase_from_round=2)
+    round_ = publish_next_round(sim)
+    for match in round_.matches.exclude(pair_b=None).select_related("round__tournament"):
+        sim.enter_result(match)
+    publish_next_round(sim)  # round 2: the first of the fixed bracket
+    (final,) = selectors.bracket(Tournament.objects.get(pk=sim.tournament.pk)).tree
+    assert final["ahead"].round_number == 4 and not final["ahead"].redrawn
+    semis = [s["ahead"] for s in final["children"]]
+    assert [s.round_number for s in semis] == [3, 3] and not any(s.redrawn for s in semis)
+    rounds = rounds_of_view(final)
+    assert rounds == {1: 8, 2: 4, 3: 2, 4: 1}
+
+
+def rounds_of_view(node) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        number = n["ahead"].round_number if n["match"] is None else n["match"].round_number
+        counts[number] = counts.get(number, 0) + 1
+        stack.extend(n["children"])
+    return counts
