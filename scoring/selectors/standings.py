@@ -25,6 +25,7 @@ from scoring.standings import (
     Survival,
     Table,
     bracket_ahead,
+    bracket_blank,
     bracket_forest,
     ceros_survival,
     ceros_tables,
@@ -35,6 +36,7 @@ from scoring.standings import (
     survival,
 )
 from torneo import pagecache
+from torneo.draws.bracket import seed_positions
 from torneo.models import Round, Tournament
 from torneo.snapshot import MatchInfo, PairInfo, RoundInfo, TournamentSnapshot, load
 
@@ -494,6 +496,7 @@ class BracketView:
     # The page's tree: the roots with every round up to the final drawn ahead; nodes of a round
     # still to come are {"match": None, "ahead": AheadMatch, "children": [...]}.
     tree: list[dict[str, Any]] = field(default_factory=list)
+    blank: bool = False  # the tree is the bracket's shape before its first round is drawn
 
 
 def in_bracket(tournament: Tournament, rounds: dict[int, RoundInfo], m: MatchInfo) -> bool:
@@ -539,13 +542,18 @@ def bracket(tournament: Tournament, data: TournamentSnapshot | None = None) -> B
     forest = bracket_forest([m.record() for m in matches])
     roots = [node(n) for n in forest]
     tree = _drawn_ahead(tournament, data, forest, by_id) if _draws_ahead(tournament) else roots
+    blank = False
+    if not matches and _draws_ahead(tournament):
+        tree = _blank_tree(tournament, data)
+        blank = bool(tree)
     champion = None
     if roots and not data.pending:
         top = [r for r in roots if r["match"].round_number == max(x["match"].round_number for x in roots)]
         if len(top) == 1 and top[0]["match"].winner and tournament.format != Tournament.Format.REPESCA:
             last = top[0]["match"]
             champion = last.a if last.winner == last.a.number else last.b
-    return BracketView(roots, sorted({m.round_number for m in matches}), champion, bracket_applies(tournament), tree)
+    rounds_played = sorted({m.round_number for m in matches})
+    return BracketView(roots, rounds_played, champion, bracket_applies(tournament), tree, blank)
 
 
 def _draws_ahead(tournament: Tournament) -> bool:
@@ -555,6 +563,53 @@ def _draws_ahead(tournament: Tournament) -> bool:
     if tournament.format == Tournament.Format.LIGUILLAS or tournament.final_phase_from_round is not None:
         return True
     return tournament.format == Tournament.Format.CEROS and tournament.max_losses == 1
+
+
+def _blank_tree(tournament: Tournament, data: TournamentSnapshot) -> list[dict[str, Any]]:
+    """The bracket before its first round is drawn, every seat empty, when its size is known: a
+    plain knockout from the pairs present (or, before the check-in, registered), the cuadro after
+    the liguillas from its qualifiers — the empty seats where the seeding puts them (the top seeds'
+    exentas). The rondas finales of an N ceros wait for their first draw: how many pairs reach
+    them is only known then."""
+    if tournament.format == Tournament.Format.LIGUILLAS:
+        groups = data.liguillas() if data.rounds else {}
+        if groups:
+            sizes = [len(members) for members in groups.values()]
+        else:
+            count = len([p for p in data.pairs.values() if not p.out])
+            g = max(1, tournament.group_count or 1)
+            sizes = [count // g + (1 if k < count % g else 0) for k in range(g)]
+        if not sizes or min(sizes) < 1:
+            return []
+        qualifiers = min(tournament.group_qualifiers or 1, min(sizes))
+        entrants = qualifiers * len(sizes)
+        if entrants < 2:
+            return []
+        first_round = max(size if size % 2 else size - 1 for size in sizes) + 1  # a round-robin's rounds
+        size = 1
+        while size < entrants:
+            size *= 2
+        seats = [p <= entrants for p in seed_positions(size)]
+    else:
+        if tournament.format != Tournament.Format.CEROS or tournament.max_losses != 1:
+            return []
+        present = [p for p in data.pairs.values() if not p.out and p.checked_in]
+        entrants = len(present) or len([p for p in data.pairs.values() if not p.out])
+        if entrants < 2:
+            return []
+        first_round, seats = 1, [True] * entrants
+    final_from = tournament.final_phase_from_round
+    fixed = tournament.format == Tournament.Format.LIGUILLAS
+
+    def node(n: AheadNode[int] | BracketNode[int]) -> dict[str, Any]:
+        assert isinstance(n, AheadNode)
+        redrawn = not fixed and (final_from is None or n.round_number <= final_from)
+        b = AheadSeat() if n.b is not None else AheadSeat(bye=True)
+        ahead = AheadMatch(n.round_number, n.pool, AheadSeat(), b, redrawn)
+        return {"match": None, "ahead": ahead, "children": [node(c) for c in n.children]}
+
+    blank: list[AheadNode[int]] = bracket_blank(seats, first_round=first_round)
+    return [node(n) for n in blank]
 
 
 def _drawn_ahead(

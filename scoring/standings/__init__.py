@@ -38,7 +38,7 @@ Final classification (decided for this system, shown on the classification page)
   3.16.b) are not classified.
 """
 
-from scoring.standings.bracket import AheadNode, BracketNode, Seat, bracket_ahead, bracket_forest
+from scoring.standings.bracket import AheadNode, BracketNode, Seat, bracket_ahead, bracket_blank, bracket_forest
 from scoring.standings.ceros import CerosRules, Survival, survival, survival_order
 from scoring.standings.classification import Place, classify, elimination_stages
 from scoring.standings.points import DEFAULT_TIEBREAKS, TIEBREAKS, Row, check_tiebreaks, compute
@@ -87,6 +87,7 @@ __all__ = [
     "Survival",
     "Table",
     "bracket_ahead",
+    "bracket_blank",
     "bracket_forest",
     "ceros_survival",
     "ceros_tables",

@@ -76,7 +76,7 @@ class Seat(Generic[PairId]):
     exenta) takes it."""
 
     pair: PairId | None
-    source: BracketNode[PairId] | AheadNode[PairId]
+    source: BracketNode[PairId] | AheadNode[PairId] | None  # None: a first-round seat not drawn yet
 
 
 @dataclass(eq=False)
@@ -150,7 +150,34 @@ def _next_round(
                 continue  # nobody from either side: the seat disappears, as in next_line
             a, b = b, None
         node: AheadNode[PairId] = AheadNode(number, pool, a, b)
-        node.children = [s.source for s in (a, b) if s is not None]
+        node.children = [s.source for s in (a, b) if s is not None and s.source is not None]
         nodes.append(node)
         following.append(Seat(a.pair if b is None else None, node))
     return nodes, following
+
+
+def bracket_blank(seats: Sequence[bool], *, first_round: int, pool: str = "") -> list[AheadNode[PairId]]:
+    """A bracket before its first round is drawn, every seat empty: ``seats`` its first line in
+    bracket order, True a seat the draw will fill, False an empty seat (its neighbour has the
+    exenta; an odd line gives the last seat one). Every round up to the final, as in
+    ``bracket_ahead``."""
+    line = list(seats)
+    if len(line) % 2:
+        line.append(False)
+    nodes: list[BracketNode[PairId] | AheadNode[PairId]] = []
+    following: list[Seat[PairId] | None] = []
+    for k in range(0, len(line), 2):
+        filled = [x for x in line[k : k + 2] if x]
+        if not filled:
+            following.append(None)
+            continue
+        node: AheadNode[PairId] = AheadNode(
+            first_round, pool, Seat(None, None), Seat(None, None) if len(filled) == 2 else None
+        )
+        nodes.append(node)
+        following.append(Seat(None, node))
+    tops, number = nodes, first_round
+    while sum(1 for s in following if s is not None) > 1:
+        number += 1
+        tops, following = _next_round(following, number, pool)
+    return [n for n in tops if isinstance(n, AheadNode)]

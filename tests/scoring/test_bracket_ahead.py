@@ -208,3 +208,55 @@ def rounds_of_view(node) -> dict[int, int]:
         counts[number] = counts.get(number, 0) + 1
         stack.extend(n["children"])
     return counts
+
+
+def shape(tree) -> list[dict[int, int]]:
+    """Matches per round of each tree, and where the exentas are: what a blank bracket promises."""
+    return [rounds_of_view(root) for root in tree]
+
+
+def exentas(node) -> list[int]:
+    """The rounds where a seat is an exenta, in bracket order."""
+    out = [] if node["match"] is not None or not node["ahead"].b.bye else [node["ahead"].round_number]
+    if node["match"] is not None and node["match"].b is None:
+        out = [node["match"].round_number]
+    return [r for c in node["children"] for r in exentas(c)] + out
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("pairs", [8, 7])
+def test_a_knockout_is_drawn_blank_before_its_first_draw_in_the_shape_the_draw_then_gives(pairs):
+    sim = new_tournament(pairs, seed=2, format=Tournament.Format.CEROS, max_losses=1)
+    view = selectors.bracket(Tournament.objects.get(pk=sim.tournament.pk))
+    assert view.blank and not view.roots
+    html = page(sim)
+    assert "Cuadro aún vacío" in html and html.count('class="bk-side"><span class="num">') == 0
+    assert html.count('class="bk-match pending ahead') == pairs - 1 + (pairs % 2)  # an exenta's box too
+    blank = shape(view.tree)
+    publish_next_round(sim)
+    drawn = selectors.bracket(Tournament.objects.get(pk=sim.tournament.pk))
+    assert not drawn.blank and shape(drawn.tree) == blank
+    assert len(exentas(drawn.tree[0])) == len(exentas(view.tree[0])) == pairs % 2
+
+
+@pytest.mark.django_db
+def test_the_cuadro_of_the_liguillas_is_drawn_blank_from_the_start_with_the_top_seeds_exentas():
+    """12 pairs in three liguillas of four (three rounds each), two go through: a cuadro of eight
+    from round 4 with two exentas, drawn before the liguillas start and matching the real one."""
+    sim = new_tournament(12, seed=4, format=Tournament.Format.LIGUILLAS, group_count=3, group_qualifiers=2)
+    before = selectors.bracket(Tournament.objects.get(pk=sim.tournament.pk))
+    assert before.blank and shape(before.tree) == [{4: 4, 5: 2, 6: 1}]
+    assert exentas(before.tree[0]) == [4, 4]
+    assert "por sortear" not in page(sim)  # seeded, not drawn by lot
+    play_until_the_bracket(sim)
+    after = selectors.bracket(Tournament.objects.get(pk=sim.tournament.pk))
+    assert not after.blank and shape(after.tree) == shape(before.tree)
+    assert exentas(after.tree[0]) == [4, 4]
+
+
+@pytest.mark.django_db
+def test_the_rondas_finales_of_an_n_ceros_wait_for_their_draw_amm_5_8_d():
+    sim = new_tournament(12, seed=2, format=Tournament.Format.CEROS, max_losses=2, final_phase_from_round=3)
+    view = selectors.bracket(Tournament.objects.get(pk=sim.tournament.pk))
+    assert view.applies and not view.tree and not view.blank
+    assert "todavía no se ha sorteado" in page(sim)

@@ -134,7 +134,8 @@ def test_a_tournament_without_knockout_has_no_bracket_to_print() -> None:
     messages = [str(m) for m in response.wsgi_request._messages]  # type: ignore[attr-defined]
     assert messages == ["Este torneo no tiene cuadro: su sistema no tiene eliminatorias."]
     assert not PrintJob.objects.exists()
-    sim = new_tournament(8, format=Tournament.Format.CEROS, max_losses=1)
+    # The rondas finales of an N ceros: how many pairs reach them is known at their first draw.
+    sim = new_tournament(8, format=Tournament.Format.CEROS, max_losses=2, final_phase_from_round=3)
     client = staff(sim)
     assert (
         'value="bracket_a3"' in client.get(reverse("scoring:printables", args=[sim.tournament.slug])).content.decode()
@@ -143,3 +144,11 @@ def test_a_tournament_without_knockout_has_no_bracket_to_print() -> None:
     messages = [str(m) for m in response.wsgi_request._messages]  # type: ignore[attr-defined]
     assert re.match("El cuadro aún no tiene partidas", messages[0])
     assert not PrintJob.objects.exists()
+
+
+def test_a_knockout_prints_its_empty_bracket_before_the_draw_for_the_wall() -> None:
+    sim = new_tournament(8, format=Tournament.Format.CEROS, max_losses=1)
+    _job, content = print_bracket(staff(sim), sim, "bracket_a3")
+    text = pdf_text(content)[1]
+    assert text.count("R1 · por sortear") == 4 and text.count("R2 · por sortear") == 2 and "R3" in text
+    assert "Ganadora de la mesa" not in text
