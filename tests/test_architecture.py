@@ -1,7 +1,8 @@
 """The direction of imports (docs/architecture.md), checked on the source: a newcomer's import that
 climbs a layer fails here, not in review.
 
-- Pure cores (the mus engine, the standings, the draw generators, the clock) import nothing of
+- Pure cores (the mus engine, the standings, the draw generators, the clock, the circuits'
+  ranking) import nothing of
   Django or of the apps but other pure cores: they run and are tested without a database.
 - torneo is the lower app: none of its modules imports scoring except its pure cores (the demo
   builder aside, which plays whole tournaments through scoring's services). The project's URLconf
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PURE_CORES = ("scoring.mus", "scoring.standings", "torneo.clock", "torneo.draws", "referees.rules")
+PURE_CORES = ("scoring.mus", "scoring.standings", "torneo.clock", "torneo.draws", "referees.rules", "circuits.ranking")
 NOT_PURE = ("torneo.draws.manager",)  # the draws' one bridge to the database
 TORNEO_MAY_IMPORT_SCORING = ("torneo.demo.build",)
 WEB = ("views", "forms", "api", "urls")
@@ -88,11 +89,11 @@ def _is_pure(module: str) -> bool:
 
 
 def _app_modules() -> list[tuple[str, Path]]:
-    return _modules("torneo") + _modules("scoring") + _modules("referees")
+    return _modules("torneo") + _modules("scoring") + _modules("referees") + _modules("circuits")
 
 
 def _first_party(name: str) -> bool:
-    return _within(name, ("torneo", "scoring", "referees"))
+    return _within(name, ("torneo", "scoring", "referees", "circuits"))
 
 
 def _real_module(name: str) -> bool:

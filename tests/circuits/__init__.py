@@ -1,0 +1,1 @@
+"""Tests of circuits: rankings across tournaments (issue 35)."""
