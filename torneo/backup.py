@@ -61,7 +61,9 @@ the tournament only as where it was turned on), and it is bound to this site's V
 browser subscribes again on the new site; the addresses the pairs asked the notices at
 (torneo.emailsubscription): their links are signed with this site's SECRET_KEY, and a player
 asks again on the new site; the printables prepared (scoring.printjob):
-PDFs derived from the rows above, made again on request.
+PDFs derived from the rows above, made again on request; the circuits it is in
+(circuits.circuittournament): a circuit's list, not the tournament's record — on another site its
+organizer adds it to that site's circuits.
 
 Import: the file is checked completely before anything is written, and a file that is not a
 backup, of another version or malformed is refused with a ``BackupError`` that says what is wrong

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "torneo",
     "scoring",
     "referees",
+    "circuits",
 ]
 
 MIDDLEWARE = [

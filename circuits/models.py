@@ -1,0 +1,76 @@
+"""A circuit (issue 35): a season of tournaments whose final places give points (its table) toward
+a ranking of pairs and of players and the qualifiers for its final («Máster»).
+
+A tournament joins a circuit only by a user who manages the circuit and organizes the tournament
+(circuits.services): an organizer consents to their tournament being ranked. The ranking reads
+each tournament's published final classification; nothing personal is kept here."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from torneo.models import Tournament
+
+POINTS_TABLE_MAX = 128
+"""Places a points table may list (the places past it give 0)."""
+
+
+class Circuit(models.Model):
+    name = models.CharField(_("nombre"), max_length=200)
+    slug = models.SlugField(_("identificador en la dirección"), max_length=80, unique=True)
+    season = models.CharField(_("temporada"), max_length=40, help_text=_("Por ejemplo, 2026-2027."))
+    description = models.TextField(_("descripción"), blank=True)
+    points_table = models.JSONField(
+        _("puntos por puesto"),
+        default=list,
+        help_text=_("Los puntos del 1.º, del 2.º…, de mayor a menor; los puestos que no figuran no dan puntos."),
+    )
+    best_of = models.PositiveSmallIntegerField(
+        _("resultados que cuentan"),
+        null=True,
+        blank=True,
+        help_text=_("Los N mejores resultados de cada pareja o jugador. Vacío: todos."),
+    )
+    final_spots = models.PositiveSmallIntegerField(
+        _("plazas para la final"),
+        default=0,
+        help_text=_("Cuántas parejas de la clasificación van a la final del circuito. 0: no hay final."),
+    )
+    managers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, verbose_name=_("gestores"), related_name="managed_circuits", blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords(excluded_fields=["updated_at"])
+
+    class Meta:
+        verbose_name = _("circuito")
+        verbose_name_plural = _("circuitos")
+        ordering = ["-season", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.season})"
+
+
+class CircuitTournament(models.Model):
+    """A tournament of a circuit: its final classification gives the circuit's points."""
+
+    circuit = models.ForeignKey(Circuit, on_delete=models.CASCADE, related_name="entries")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="circuit_entries")
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    added_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("torneo del circuito")
+        verbose_name_plural = _("torneos del circuito")
+        ordering = ["tournament__start_date", "tournament__name", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["circuit", "tournament"], name="one_entry_per_circuit_and_tournament")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.circuit} · {self.tournament}"

@@ -1,0 +1,194 @@
+"""Reading circuits (issue 35): the ranking of pairs and of players over the circuit's tournaments.
+
+Each tournament gives points once its final classification is decided (``Classification.final``),
+by its places as the tournament's classification page shows them; a classification in several
+sections (a repesca's Grupo B) continues its places after the first section's last. An expelled
+pair is not classified (AMM 3.16.b), so it scores nothing.
+
+Identity (RGPD): a player is the same person in two tournaments only when both registrations are
+linked to the same user account (torneo.models.Player.user: the person, or an organizer at their
+request); otherwise each registration stands alone, whatever its name. A pair is the same pair
+when its players are. The ranking shows what the tournaments' public pages show: names, never a
+document, phone, e-mail or account.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from django.db.models import QuerySet
+
+from circuits.models import Circuit, CircuitTournament
+from circuits.ranking import EventPlaces, Placed, RankRow, Scored, qualifiers, ranking
+from scoring.selectors.standings import cached, classification
+from torneo import pagecache
+from torneo.models import PairMember, Tournament
+
+PersonKey = tuple[str, int]  # ("u", user id) or ("p", player id)
+PairKey = frozenset[PersonKey]
+
+
+@dataclass(frozen=True)
+class EventInfo:
+    tournament: Tournament
+    decided: bool
+    classified: int  # pairs classified (0 until decided)
+
+
+@dataclass(frozen=True)
+class Result:
+    """One counted (or discarded) result: the tournament's place and the points it gave."""
+
+    event: int  # index into CircuitRanking.events
+    place: str  # «3» or «3–4»
+    points: float
+
+
+@dataclass
+class Row:
+    position: int
+    shared: bool
+    name: str
+    detail: str  # a pair's players; a player's pairs' names
+    points: float
+    played: int
+    counted: list[Result] = field(default_factory=list)
+    discarded: list[Result] = field(default_factory=list)
+    qualifies: bool = False
+
+    @property
+    def position_label(self) -> str:
+        return f"{self.position}.º" if not self.shared else f"{self.position}.º="
+
+
+@dataclass
+class CircuitRanking:
+    events: list[EventInfo]
+    pairs: list[Row]
+    players: list[Row]
+    decided: int  # tournaments decided
+
+
+def public_circuits() -> QuerySet[Circuit]:
+    return Circuit.objects.order_by("-season", "name")
+
+
+def circuit_tournaments(circuit: Circuit, *, public: bool = True) -> list[Tournament]:
+    """The circuit's tournaments by date; the public sees none in draft."""
+    entries = CircuitTournament.objects.filter(circuit=circuit).select_related("tournament")
+    tournaments = [e.tournament for e in entries]
+    if public:
+        tournaments = [t for t in tournaments if t.status != Tournament.Status.DRAFT]
+    return tournaments
+
+
+def _stamp(circuit: Circuit, tournaments: list[Tournament]) -> str:
+    parts = [str(circuit.pk), circuit.updated_at.isoformat()]
+    parts += [f"{t.pk}:{pagecache.tournament_stamp(t)}" for t in tournaments]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()
+
+
+def circuit_ranking(circuit: Circuit) -> CircuitRanking:
+    """The circuit's ranking as it stands, computed once per change of the circuit or of any of
+    its tournaments (torneo.pagecache)."""
+    tournaments = circuit_tournaments(circuit)
+    return pagecache.cached(
+        f"circuits:ranking:{circuit.pk}", _stamp(circuit, tournaments), lambda: _build(circuit, tournaments)
+    )
+
+
+def _places(tournament: Tournament) -> tuple[bool, list[tuple[int, int, int]]]:
+    """(decided, [(pair id, first place, last place)]) from the tournament's classification."""
+    result = cached("classification", tournament, lambda: classification(tournament))
+    if not result.final:
+        return False, []
+    out: list[tuple[int, int, int]] = []
+    offset = 0
+    for section in result.sections:
+        last = offset
+        for row in section.rows:
+            out.append((row.pair.id, offset + row.position, offset + row.position_to))
+            last = max(last, offset + row.position_to)
+        offset = last
+    return True, out
+
+
+def _build(circuit: Circuit, tournaments: list[Tournament]) -> CircuitRanking:
+    events: list[EventInfo] = []
+    placed: list[tuple[int, list[tuple[int, int, int]]]] = []
+    for index, tournament in enumerate(tournaments):
+        decided, places = _places(tournament)
+        events.append(EventInfo(tournament, decided, len(places)))
+        if decided:
+            placed.append((index, places))
+    pair_ids = {pair for _index, places in placed for pair, _f, _l in places}
+    members: dict[int, list[PairMember]] = defaultdict(list)
+    for member in (
+        PairMember.objects.filter(pair_id__in=pair_ids).select_related("player", "pair").order_by("pair_id", "position")
+    ):
+        members[member.pair_id].append(member)
+
+    def person(member: PairMember) -> PersonKey:
+        return ("u", member.player.user_id) if member.player.user_id else ("p", member.player_id)
+
+    pair_key: dict[int, PairKey] = {pid: frozenset(person(m) for m in ms) for pid, ms in members.items()}
+    # Names: the latest tournament's (the list is by date).
+    pair_name: dict[PairKey, tuple[str, str]] = {}
+    person_name: dict[PersonKey, str] = {}
+    person_pairs: dict[PersonKey, list[str]] = defaultdict(list)
+    for _index, places in placed:
+        for pid, _f, _l in places:
+            ms = members.get(pid, [])
+            if not ms:
+                continue
+            pair = ms[0].pair
+            pair_name[pair_key[pid]] = (pair.display_name, " / ".join(m.player.full_name for m in ms))
+            for m in ms:
+                person_name[person(m)] = m.player.full_name
+                if pair.display_name not in person_pairs[person(m)]:
+                    person_pairs[person(m)].append(pair.display_name)
+
+    table = list(circuit.points_table)
+    pair_events = [
+        EventPlaces(index, [Placed(pair_key[pid], f, last) for pid, f, last in places if pid in pair_key])
+        for index, places in placed
+    ]
+    person_events = [
+        EventPlaces(
+            index,
+            [Placed(person(m), f, last) for pid, f, last in places for m in members.get(pid, [])],
+        )
+        for index, places in placed
+    ]
+    pair_rows = ranking(pair_events, table=table, best_of=circuit.best_of)
+    person_rows = ranking(person_events, table=table, best_of=circuit.best_of)
+    going = {id(r) for r in qualifiers(pair_rows, circuit.final_spots)} if circuit.final_spots else set()
+    pairs = [_row(r, *pair_name[r.entity], qualifies=id(r) in going) for r in pair_rows]
+    players = [_row(r, person_name[r.entity], ", ".join(person_pairs[r.entity])) for r in person_rows]
+    return CircuitRanking(events, pairs, players, sum(1 for e in events if e.decided))
+
+
+def _result(s: Scored) -> Result:
+    place = str(s.first) if s.first == s.last else f"{s.first}–{s.last}"
+    return Result(int(s.event), place, _number(s.points))  # type: ignore[call-overload]
+
+
+def _row(row: RankRow[PairKey] | RankRow[PersonKey], name: str, detail: str, *, qualifies: bool = False) -> Row:
+    return Row(
+        position=row.position,
+        shared=row.shared,
+        name=name,
+        detail=detail,
+        points=_number(row.points),
+        played=row.played,
+        counted=[_result(s) for s in row.counted],
+        discarded=[_result(s) for s in row.discarded],
+        qualifies=qualifies,
+    )
+
+
+def _number(value: Fraction) -> float:
+    return round(float(value), 2)
