@@ -25,7 +25,8 @@ from circuits.models import Circuit, CircuitTournament
 from circuits.ranking import EventPlaces, Placed, RankRow, Scored, qualifiers, ranking
 from scoring.selectors.standings import cached, classification
 from torneo import pagecache
-from torneo.models import PairMember, Tournament
+from torneo.models import PairMember, Tournament, TournamentRole
+from torneo.typing import User
 
 PersonKey = tuple[str, int]  # ("u", user id) or ("p", player id)
 PairKey = frozenset[PersonKey]
@@ -192,3 +193,21 @@ def _row(row: RankRow[PairKey] | RankRow[PersonKey], name: str, detail: str, *, 
 
 def _number(value: Fraction) -> float:
     return round(float(value), 2)
+
+
+def tournaments_to_add(user: User, circuit: Circuit) -> QuerySet[Tournament]:
+    """The tournaments this user organizes (every one for a superuser) not yet in the circuit."""
+    if not user.is_authenticated:
+        return Tournament.objects.none()
+    qs = Tournament.objects.all()
+    if not user.is_superuser:
+        qs = qs.filter(roles__user_id=user.pk, roles__role=TournamentRole.Role.ORGANIZER)
+    return qs.exclude(circuit_entries__circuit=circuit).distinct().order_by("-start_date", "name")
+
+
+def managed_circuits(user: User) -> QuerySet[Circuit]:
+    if not user.is_authenticated:
+        return Circuit.objects.none()
+    if user.is_superuser:
+        return Circuit.objects.all()
+    return Circuit.objects.filter(managers=user.pk)

@@ -99,6 +99,8 @@ urlpatterns = [
     # Results and standings, the players' view and recorded hands (scoring/urls.py, "scoring").
     path("torneos/<slug:slug>/", include("scoring.urls")),
     path("torneos/<slug:slug>/", include("referees.urls")),
+    # Circuits: a season's ranking over several tournaments (circuits/urls.py, "circuits").
+    path("circuitos/", include("circuits.urls")),
     # Both login forms refuse password guessing (torneo/ratelimit.py).
     path("cuenta/entrar/", limit_login(auth_views.LoginView.as_view()), name="login"),
     path("cuenta/salir/", auth_views.LogoutView.as_view(), name="logout"),
