@@ -5,3 +5,7 @@ from django.utils.translation import gettext_lazy as _
 class CircuitsConfig(AppConfig):
     name = "circuits"
     verbose_name = _("Circuitos")
+
+    # Built after torneo's demo by the demo command (torneo imports nothing of this app): the
+    # season's circuit of three finished tournaments.
+    demo_hooks: tuple[str, ...] = ("circuits.demo.build_circuit_demo",)

@@ -7,6 +7,7 @@ each tournament's published final classification; nothing personal is kept here.
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -51,6 +52,9 @@ class Circuit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.season})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("circuits:detail", args=[self.slug])
 
 
 class CircuitTournament(models.Model):
