@@ -9,3 +9,10 @@ class CircuitsConfig(AppConfig):
     # Built after torneo's demo by the demo command (torneo imports nothing of this app): the
     # season's circuit of three finished tournaments.
     demo_hooks: tuple[str, ...] = ("circuits.demo.build_circuit_demo",)
+
+    def ready(self) -> None:
+        # A result that counts in a circuit's tournament makes the ratings stale (circuits.ratings).
+        from circuits.receivers import on_result_counted
+        from scoring.signals import result_counted
+
+        result_counted.connect(on_result_counted, dispatch_uid="circuits.ratings")

@@ -78,3 +78,30 @@ class CircuitTournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.circuit} · {self.tournament}"
+
+
+class PlayerRating(models.Model):
+    """A person's rating (circuits.rating) after every partida played in a circuit's tournaments,
+    recomputed from scratch (circuits.ratings): ``person`` is the identity the rankings use — «u:12»
+    for a user account, «p:34» for a registration not linked to one."""
+
+    person = models.CharField(max_length=24, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    player = models.ForeignKey("torneo.Player", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField()
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("rating de jugador")
+        verbose_name_plural = _("ratings de jugadores")
+
+    def __str__(self) -> str:
+        return f"{self.person} {self.ordinal:.1f}"
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma

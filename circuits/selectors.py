@@ -19,10 +19,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.db.models import QuerySet
+from django.db.models import Max, QuerySet
 
-from circuits.models import Circuit, CircuitTournament
+from circuits.models import Circuit, CircuitTournament, PlayerRating
 from circuits.ranking import EventPlaces, Placed, RankRow, Scored, qualifiers, ranking
+from circuits.ratings import person_key, ratings_of
 from scoring.selectors.standings import cached, classification
 from torneo import pagecache
 from torneo.models import PairMember, Tournament, TournamentRole
@@ -59,6 +60,7 @@ class Row:
     counted: list[Result] = field(default_factory=list)
     discarded: list[Result] = field(default_factory=list)
     qualifies: bool = False
+    rating: float | None = None  # a player's ordinal (circuits.rating), once rated
 
     @property
     def position_label(self) -> str:
@@ -87,7 +89,8 @@ def circuit_tournaments(circuit: Circuit, *, public: bool = True) -> list[Tourna
 
 
 def _stamp(circuit: Circuit, tournaments: list[Tournament]) -> str:
-    parts = [str(circuit.pk), circuit.updated_at.isoformat()]
+    latest = PlayerRating.objects.aggregate(at=Max("computed_at"))["at"]
+    parts = [str(circuit.pk), circuit.updated_at.isoformat(), str(latest)]
     parts += [f"{t.pk}:{pagecache.tournament_stamp(t)}" for t in tournaments]
     return hashlib.sha256("|".join(parts).encode()).hexdigest()
 
@@ -168,8 +171,18 @@ def _build(circuit: Circuit, tournaments: list[Tournament]) -> CircuitRanking:
     person_rows = ranking(person_events, table=table, best_of=circuit.best_of)
     going = {id(r) for r in qualifiers(pair_rows, circuit.final_spots)} if circuit.final_spots else set()
     pairs = [_row(r, *pair_name[r.entity], qualifies=id(r) in going) for r in pair_rows]
+    ratings = ratings_of([person_key(*_ids(r.entity)) for r in person_rows])
     players = [_row(r, person_name[r.entity], ", ".join(person_pairs[r.entity])) for r in person_rows]
+    for row, ranked in zip(players, person_rows, strict=True):
+        rated = ratings.get(person_key(*_ids(ranked.entity)))
+        row.rating = round(rated.ordinal, 1) if rated is not None else None
     return CircuitRanking(events, pairs, players, sum(1 for e in events if e.decided))
+
+
+def _ids(person: PersonKey) -> tuple[int | None, int]:
+    """(user id, player id) for circuits.ratings.person_key: an account's key needs no player."""
+    kind, pk = person
+    return (pk, 0) if kind == "u" else (None, pk)
 
 
 def _result(s: Scored) -> Result:

@@ -22,7 +22,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PURE_CORES = ("scoring.mus", "scoring.standings", "torneo.clock", "torneo.draws", "referees.rules", "circuits.ranking")
+PURE_CORES = (
+    "scoring.mus",
+    "scoring.standings",
+    "torneo.clock",
+    "torneo.draws",
+    "referees.rules",
+    "circuits.ranking",
+    "circuits.rating",
+)
 NOT_PURE = ("torneo.draws.manager",)  # the draws' one bridge to the database
 TORNEO_MAY_IMPORT_SCORING = ("torneo.demo.build",)
 WEB = ("views", "forms", "api", "urls")

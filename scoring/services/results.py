@@ -41,6 +41,7 @@ from django.utils.translation import ngettext
 
 from scoring.adjudications import adjudicated, won_by
 from scoring.models import ResultSubmission
+from scoring.signals import result_counted
 from torneo.errors import Conflict, NotAllowed, TournamentError
 from torneo.history import update_with_history
 from torneo.models import Match, Pair, Round, Tournament, TournamentRole
@@ -332,6 +333,7 @@ def _apply(match: Match, sub: ResultSubmission) -> None:
     match.result_version = sub.version
     match.save(update_fields=["outcome", "games_a", "games_b", "winner", "tantos_a", "tantos_b", "result_version"])
     live_bump(tournament_id=match.round.tournament_id, pairs=(match.pair_a_id, match.pair_b_id))
+    result_counted.send(sender=Match, match=match)  # the ratings (circuits), once this commits
 
 
 def latest_version(match: Match) -> int:
