@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from circuits.models import Circuit
+from circuits.ratings import ratings_recompute
 from circuits.services import circuit_create, circuit_tournament_add
 from scoring.services.results import result_submit
 from torneo.demo.build import demo_players
@@ -87,6 +88,7 @@ def build_circuit_demo(users: dict[str, User]) -> Circuit:
             pair_check_in(pair=pair_register(tournament=tournament, players=others[2 * i : 2 * i + 2]))
         _play(tournament, organizer=organizer, juez=juez, rng=rng)
         circuit_tournament_add(circuit=circuit, tournament=tournament, by=organizer)
+    ratings_recompute()  # now, not when a worker gets to it: the demo shows them at once
     return circuit
 
 

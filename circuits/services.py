@@ -17,6 +17,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from circuits.models import POINTS_TABLE_MAX, Circuit, CircuitTournament
+from circuits.ratings import ratings_request
 from torneo.errors import NotAllowed, TournamentError
 from torneo.models import Tournament, TournamentRole
 from torneo.permissions import Action, can
@@ -193,6 +194,7 @@ def circuit_tournament_add(*, circuit: Circuit, tournament: Tournament, by: User
             entry = CircuitTournament(circuit=circuit, tournament=tournament, added_by=signed_in_or_none(by))
             entry._history_user = signed_in_or_none(by)  # type: ignore[attr-defined]
             entry.save()
+            ratings_request()  # its partidas are rated from now on
     except IntegrityError:
         raise TournamentError(
             _("El torneo «%(t)s» ya está en este circuito.") % {"t": tournament.name}, code="duplicate"
@@ -211,3 +213,4 @@ def circuit_tournament_remove(*, circuit: Circuit, tournament_id: int, by: User)
             raise TournamentError(_("Ese torneo ya no está en el circuito."), code="gone")
         entry._history_user = signed_in_or_none(by)  # type: ignore[attr-defined]
         entry.delete()
+        ratings_request()  # rated only while in a circuit

@@ -28,6 +28,7 @@ def test_the_demo_builds_a_season_of_three_finished_tournaments_ranked_together(
     assert all(len(row.counted) == 2 and len(row.discarded) == 1 for row in regulars)  # the best two count
     assert sum(1 for row in ranking.players if row.played == 3) == 2 * REGULARS
     assert sum(1 for row in ranking.pairs if row.qualifies) >= 8
+    assert all(row.rating is not None for row in ranking.players)  # every player played a partida
     html = Client().get(circuit.get_absolute_url()).content.decode()
     assert "Circuito de Mus de Madrid" in html and "Torneo de Navidad de Getafe" in html
     assert html.count('<span class="badge">a la final</span>') == sum(1 for row in ranking.pairs if row.qualifies)
