@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "scoring",
     "referees",
     "circuits",
+    "records",
 ]
 
 MIDDLEWARE = [

@@ -101,6 +101,8 @@ urlpatterns = [
     path("torneos/<slug:slug>/", include("referees.urls")),
     # Circuits: a season's ranking over several tournaments (circuits/urls.py, "circuits").
     path("circuitos/", include("circuits.urls")),
+    # The open record of a tournament, signed, and the site's public key (records/).
+    path("", include("records.urls")),
     # Both login forms refuse password guessing (torneo/ratelimit.py).
     path("cuenta/entrar/", limit_login(auth_views.LoginView.as_view()), name="login"),
     path("cuenta/salir/", auth_views.LogoutView.as_view(), name="logout"),

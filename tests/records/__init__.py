@@ -1,0 +1,1 @@
+"""Tests of the open tournament record (issue 35)."""
