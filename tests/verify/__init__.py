@@ -1,0 +1,1 @@
+"""Tests of the independent verifier of the open record (issue 35)."""
