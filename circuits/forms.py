@@ -1,5 +1,7 @@
 """The circuit's form: it type-checks; the service (circuits.services) decides, in Spanish."""
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -55,3 +57,25 @@ class TournamentChoiceForm(forms.Form):
     def __init__(self, *args: object, tournaments: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.fields["tournament"].queryset = tournaments  # type: ignore[attr-defined]
+
+
+class RegistrationChoice(forms.ModelChoiceField):  # type: ignore[type-arg]
+    def label_from_instance(self, obj: object) -> str:
+        player: Any = obj
+        return f"{player.full_name} · {player.tournament.name}"
+
+
+class PersonLinkForm(forms.Form):
+    player_a = RegistrationChoice(label=_("Inscripción"), queryset=None)  # type: ignore[arg-type]
+    player_b = RegistrationChoice(label=_("Es la misma persona que"), queryset=None)  # type: ignore[arg-type]
+    consent = forms.CharField(
+        label=_("Consentimiento"),
+        max_length=2000,
+        help_text=_("Cómo y cuándo consintió la persona que se unan sus resultados (RGPD)."),
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, *args: Any, players: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("player_a", "player_b"):
+            self.fields[name].queryset = players  # type: ignore[attr-defined]

@@ -105,3 +105,29 @@ class PlayerRating(models.Model):
     @property
     def ordinal(self) -> float:
         return self.mu - 3 * self.sigma
+
+
+class PersonLink(models.Model):
+    """Two registrations of one person in two tournaments, joined by an organizer of both with the
+    person's consent (RGPD), which is recorded here: how it was given. Without a link (or the same
+    account on both), two registrations are two people, whatever their names."""
+
+    player_a = models.ForeignKey("torneo.Player", on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey("torneo.Player", on_delete=models.CASCADE, related_name="+")
+    consent = models.TextField(_("consentimiento"), help_text=_("Cómo y cuándo lo consintió la persona."))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("misma persona")
+        verbose_name_plural = _("mismas personas")
+        constraints = [
+            models.UniqueConstraint(fields=["player_a", "player_b"], name="one_link_per_two_registrations"),
+            models.CheckConstraint(condition=~models.Q(player_a=models.F("player_b")), name="link_two_registrations"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_a_id} = {self.player_b_id}"

@@ -20,6 +20,7 @@ from collections import defaultdict
 from django.core.cache import cache
 from django.db import transaction
 
+from circuits.identity import people
 from circuits.models import CircuitTournament, PlayerRating
 from circuits.rating import Game, rate
 from torneo.models import Match, PairMember
@@ -27,11 +28,6 @@ from torneo.models import Match, PairMember
 STALE = "circuits:ratings:stale"
 LOCK = "circuits:ratings:lock"
 LOCK_SECONDS = 600
-
-
-def person_key(user_id: int | None, player_id: int) -> str:
-    """The identity the rankings and the ratings share: the account, else the registration."""
-    return f"u:{user_id}" if user_id else f"p:{player_id}"
 
 
 def rated_games() -> list[Game[str]]:
@@ -44,13 +40,13 @@ def rated_games() -> list[Game[str]]:
         .values_list("pair_a_id", "pair_b_id", "winner_id")
     )
     pairs = {p for a, b, _w in matches for p in (a, b)}
+    members = list(
+        PairMember.objects.filter(pair_id__in=pairs).order_by("pair_id", "position").values_list("pair_id", "player_id")
+    )
+    who = people(player for _pair, player in members)
     team: dict[int, list[str]] = defaultdict(list)
-    for pair_id, user_id, player_id in (
-        PairMember.objects.filter(pair_id__in=pairs)
-        .order_by("pair_id", "position")
-        .values_list("pair_id", "player__user_id", "player_id")
-    ):
-        team[pair_id].append(person_key(user_id, player_id))
+    for pair_id, player_id in members:
+        team[pair_id].append(who[player_id])
     games: list[Game[str]] = []
     for a, b, winner in matches:
         if team[a] and team[b] and not set(team[a]) & set(team[b]):

@@ -19,17 +19,18 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.db.models import Max, QuerySet
+from django.db.models import Count, Max, QuerySet
 
-from circuits.models import Circuit, CircuitTournament, PlayerRating
+from circuits.identity import people
+from circuits.models import Circuit, CircuitTournament, PersonLink, PlayerRating
 from circuits.ranking import EventPlaces, Placed, RankRow, Scored, qualifiers, ranking
-from circuits.ratings import person_key, ratings_of
+from circuits.ratings import ratings_of
 from scoring.selectors.standings import cached, classification
 from torneo import pagecache
-from torneo.models import PairMember, Tournament, TournamentRole
+from torneo.models import PairMember, Player, Tournament, TournamentRole
 from torneo.typing import User
 
-PersonKey = tuple[str, int]  # ("u", user id) or ("p", player id)
+PersonKey = str  # circuits.identity: «u:<account>» or «p:<registration>»
 PairKey = frozenset[PersonKey]
 
 
@@ -90,7 +91,8 @@ def circuit_tournaments(circuit: Circuit, *, public: bool = True) -> list[Tourna
 
 def _stamp(circuit: Circuit, tournaments: list[Tournament]) -> str:
     latest = PlayerRating.objects.aggregate(at=Max("computed_at"))["at"]
-    parts = [str(circuit.pk), circuit.updated_at.isoformat(), str(latest)]
+    links = PersonLink.objects.aggregate(n=Count("pk"), last=Max("pk"))  # who is the same person
+    parts = [str(circuit.pk), circuit.updated_at.isoformat(), str(latest), f"{links['n']}.{links['last']}"]
     parts += [f"{t.pk}:{pagecache.tournament_stamp(t)}" for t in tournaments]
     return hashlib.sha256("|".join(parts).encode()).hexdigest()
 
@@ -135,8 +137,10 @@ def _build(circuit: Circuit, tournaments: list[Tournament]) -> CircuitRanking:
     ):
         members[member.pair_id].append(member)
 
+    who = people(m.player_id for ms in members.values() for m in ms)
+
     def person(member: PairMember) -> PersonKey:
-        return ("u", member.player.user_id) if member.player.user_id else ("p", member.player_id)
+        return who[member.player_id]
 
     pair_key: dict[int, PairKey] = {pid: frozenset(person(m) for m in ms) for pid, ms in members.items()}
     # Names: the latest tournament's (the list is by date).
@@ -171,18 +175,12 @@ def _build(circuit: Circuit, tournaments: list[Tournament]) -> CircuitRanking:
     person_rows = ranking(person_events, table=table, best_of=circuit.best_of)
     going = {id(r) for r in qualifiers(pair_rows, circuit.final_spots)} if circuit.final_spots else set()
     pairs = [_row(r, *pair_name[r.entity], qualifies=id(r) in going) for r in pair_rows]
-    ratings = ratings_of([person_key(*_ids(r.entity)) for r in person_rows])
+    ratings = ratings_of([r.entity for r in person_rows])
     players = [_row(r, person_name[r.entity], ", ".join(person_pairs[r.entity])) for r in person_rows]
     for row, ranked in zip(players, person_rows, strict=True):
-        rated = ratings.get(person_key(*_ids(ranked.entity)))
+        rated = ratings.get(ranked.entity)
         row.rating = round(rated.ordinal, 1) if rated is not None else None
     return CircuitRanking(events, pairs, players, sum(1 for e in events if e.decided))
-
-
-def _ids(person: PersonKey) -> tuple[int | None, int]:
-    """(user id, player id) for circuits.ratings.person_key: an account's key needs no player."""
-    kind, pk = person
-    return (pk, 0) if kind == "u" else (None, pk)
 
 
 def _result(s: Scored) -> Result:
@@ -224,3 +222,14 @@ def managed_circuits(user: User) -> QuerySet[Circuit]:
     if user.is_superuser:
         return Circuit.objects.all()
     return Circuit.objects.filter(managers=user.pk)
+
+
+def linkable_players(user: User, circuit: Circuit) -> QuerySet[Player]:
+    """The registrations of the circuit's tournaments this user organizes (all for a superuser)."""
+    tournaments = CircuitTournament.objects.filter(circuit=circuit).values_list("tournament_id", flat=True)
+    qs = Player.objects.filter(tournament_id__in=tournaments, memberships__isnull=False)
+    if not user.is_authenticated:
+        return Player.objects.none()
+    if not user.is_superuser:
+        qs = qs.filter(tournament__roles__user_id=user.pk, tournament__roles__role=TournamentRole.Role.ORGANIZER)
+    return qs.select_related("tournament").distinct().order_by("last_name", "first_name", "tournament__start_date")

@@ -16,10 +16,10 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from circuits.models import POINTS_TABLE_MAX, Circuit, CircuitTournament
+from circuits.models import POINTS_TABLE_MAX, Circuit, CircuitTournament, PersonLink
 from circuits.ratings import ratings_request
 from torneo.errors import NotAllowed, TournamentError
-from torneo.models import Tournament, TournamentRole
+from torneo.models import Player, Tournament, TournamentRole
 from torneo.permissions import Action, can
 from torneo.typing import User, signed_in_or_none
 
@@ -214,3 +214,32 @@ def circuit_tournament_remove(*, circuit: Circuit, tournament_id: int, by: User)
         entry._history_user = signed_in_or_none(by)  # type: ignore[attr-defined]
         entry.delete()
         ratings_request()  # rated only while in a circuit
+
+
+def person_link(*, player_a: Player, player_b: Player, by: User, consent: str) -> PersonLink:
+    """Join two registrations of one person in two tournaments (RGPD: with their consent, recorded
+    as ``consent``), by someone who organizes both tournaments."""
+    consent = " ".join(str(consent or "").split())
+    if not consent:
+        message = _(
+            "Escribe cómo dio la persona su consentimiento (p. ej., «firmado en la inscripción del 3 de mayo»)."
+        )
+        raise ValidationError({"consent": message})
+    if player_a.pk == player_b.pk or player_a.tournament_id == player_b.tournament_id:
+        raise TournamentError(_("Une inscripciones de dos torneos distintos."), code="same_tournament")
+    for player in (player_a, player_b):
+        if not can(by, player.tournament, Action.TOURNAMENT_EDIT):
+            message = _("Solo quien organiza los dos torneos puede unir sus inscripciones («%(t)s»).") % {
+                "t": player.tournament.name
+            }
+            raise NotAllowed(message)
+    a, b = sorted((player_a, player_b), key=lambda p: p.pk)
+    try:
+        with transaction.atomic():
+            link = PersonLink(player_a=a, player_b=b, consent=consent[:2000], created_by=signed_in_or_none(by))
+            link._history_user = signed_in_or_none(by)  # type: ignore[attr-defined]
+            link.save()
+            ratings_request()
+    except IntegrityError:
+        raise TournamentError(_("Esas dos inscripciones ya son la misma persona."), code="duplicate") from None
+    return link

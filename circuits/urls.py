@@ -11,6 +11,7 @@ urlpatterns = [
     path("<slug:slug>/clasificacion/", views.circuit_download, name="download"),
     path("<slug:slug>/gestion/", views.circuit_manage, name="manage"),
     path("<slug:slug>/gestion/torneos/", views.circuit_tournament_add_view, name="tournament_add"),
+    path("<slug:slug>/gestion/personas/", views.person_link_view, name="person_link"),
     path(
         "<slug:slug>/gestion/torneos/<int:tournament_id>/quitar/",
         views.circuit_tournament_remove_view,

@@ -4,7 +4,7 @@ decide (circuits.services), their Spanish messages are shown as they come."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from circuits import selectors
 from circuits.exports import ranking_sheet
-from circuits.forms import CircuitForm, TournamentChoiceForm
+from circuits.forms import CircuitForm, PersonLinkForm, TournamentChoiceForm
 from circuits.models import Circuit
 from circuits.services import (
     circuit_create,
@@ -21,6 +21,7 @@ from circuits.services import (
     circuit_update,
     may_create_circuit,
     may_manage,
+    person_link,
 )
 from torneo import sheets
 from torneo.errors import TournamentError
@@ -105,6 +106,7 @@ def circuit_manage(request: HttpRequest, slug: str) -> HttpResponse:
         "form": form,
         "entries": circuit.entries.select_related("tournament"),
         "add": TournamentChoiceForm(tournaments=selectors.tournaments_to_add(request.user, circuit)),
+        "link": PersonLinkForm(players=selectors.linkable_players(request.user, circuit)),
     }
     return render(request, "circuits/manage.html", context, status=400 if form.errors else 200)
 
@@ -137,4 +139,32 @@ def circuit_tournament_remove_view(request: HttpRequest, slug: str, tournament_i
         messages.error(request, str(exc))
     else:
         messages.success(request, _("Torneo quitado del circuito."))
+    return redirect("circuits:manage", slug=slug)
+
+
+@login_required
+@require_POST
+def person_link_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """Join two registrations of one person, with their consent (circuits.services.person_link)."""
+    circuit = _managed(request, slug)
+    form = PersonLinkForm(request.POST, players=selectors.linkable_players(request.user, circuit))
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect("circuits:manage", slug=slug)
+    try:
+        person_link(
+            player_a=form.cleaned_data["player_a"],
+            player_b=form.cleaned_data["player_b"],
+            by=request.user,
+            consent=form.cleaned_data["consent"],
+        )
+    except ValidationError as exc:
+        for error in exc.messages:
+            messages.error(request, error)
+    except TournamentError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Inscripciones unidas: cuentan como una misma persona en el circuito."))
     return redirect("circuits:manage", slug=slug)

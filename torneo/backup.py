@@ -64,7 +64,9 @@ asks again on the new site; the printables prepared (scoring.printjob):
 PDFs derived from the rows above, made again on request; the circuits it is in
 (circuits.circuittournament): a circuit's list, not the tournament's record — on another site its
 organizer adds it to that site's circuits; the players' ratings (circuits.playerrating): derived
-from every rated partida of the site, recomputed there (``manage.py ratings_recompute``).
+from every rated partida of the site, recomputed there (``manage.py ratings_recompute``); the
+links that make two registrations one person (circuits.personlink): each joins two tournaments,
+so it is neither's alone.
 
 Import: the file is checked completely before anything is written, and a file that is not a
 backup, of another version or malformed is refused with a ``BackupError`` that says what is wrong
