@@ -190,7 +190,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "torneo.api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 200,
     "EXCEPTION_HANDLER": "torneo.api.errors.exception_handler",
     # Rate limits (torneo/ratelimit.py; the pages use the same rules). Per client IP or username

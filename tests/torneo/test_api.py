@@ -235,3 +235,17 @@ def test_the_api_root_is_browsable():
     response = APIClient().get("/api/v1/", HTTP_ACCEPT="text/html")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
     assert "http://testserver/api/v1/tournaments/{tournament_slug}/pairs/" in response.content.decode()
+
+
+@pytest.mark.parametrize("query", [{"offset": "99999999999999999999"}, {"limit": "99999999999999999999"}])
+def test_a_page_past_what_a_database_integer_holds_is_an_empty_page_not_an_error(control, query):
+    """The API fuzz found it on PostgreSQL: an offset past a bigint was «bigint out of range», a 500
+    that aborted the request's transaction (torneo/api/pagination.py)."""
+    t, client = control
+    make_pair(t)
+    response = client.get("/api/v1/players/", query)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["count"] == 2
+    assert body["results"] == [] if "offset" in query else len(body["results"]) == 2
+    assert client.get("/api/v1/players/").status_code == 200  # the same connection goes on working
