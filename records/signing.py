@@ -9,11 +9,8 @@ made once, atomically, and never rewritten: a new key would not verify the recor
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from torneo.keyfiles import kept_pem
 from torneo.push.keys import b64url, b64url_decode
 
 KEY_FILE = "ed25519.pem"
@@ -35,25 +33,14 @@ def canonical(record: Any) -> bytes:
 
 
 def _from_file(directory: Path) -> Ed25519PrivateKey:
-    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-    path = directory / KEY_FILE
-    if not path.exists():
-        pem = Ed25519PrivateKey.generate().private_bytes(
+    def make() -> bytes:
+        return Ed25519PrivateKey.generate().private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
         )
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".key-")  # mode 0600
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(pem)
-                out.flush()
-                os.fsync(out.fileno())
-            with contextlib.suppress(FileExistsError):  # another process made it first: keep theirs
-                os.link(tmp, path)
-        finally:
-            os.unlink(tmp)
-    key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+
+    key = serialization.load_pem_private_key(kept_pem(directory, KEY_FILE, make), password=None)
     if not isinstance(key, Ed25519PrivateKey):
-        raise ImproperlyConfigured(f"{path} no es una clave Ed25519")
+        raise ImproperlyConfigured(f"{directory / KEY_FILE} no es una clave Ed25519")
     return key
 
 

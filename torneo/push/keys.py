@@ -14,10 +14,7 @@ was set, else SITE_URL when https, else mailto: Django's default address."""
 from __future__ import annotations
 
 import base64
-import contextlib
 import functools
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +22,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+
+from torneo.keyfiles import kept_pem
 
 if TYPE_CHECKING:
     from py_vapid import Vapid02
@@ -68,31 +67,16 @@ def _from_setting(value: str) -> ec.EllipticCurvePrivateKey:
 
 
 def _from_file(directory: Path) -> ec.EllipticCurvePrivateKey:
-    """The key kept in ``directory``, made there the first time (atomically: written to a temporary
-    file and linked into place, so a second process either links first or reads the first's)."""
-    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if directory.stat().st_mode & 0o077:
-        directory.chmod(0o700)
-    path = directory / KEY_FILE
-    if not path.exists():
-        pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+    """The key kept in ``directory``, made there the first time (torneo.keyfiles)."""
+
+    def make() -> bytes:
+        return ec.generate_private_key(ec.SECP256R1()).private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
         )
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".key-")  # mode 0600
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(pem)
-                out.flush()
-                os.fsync(out.fileno())
-            with contextlib.suppress(FileExistsError):  # another process made it first: keep theirs
-                os.link(tmp, path)
-        finally:
-            os.unlink(tmp)
-    if path.stat().st_mode & 0o077:
-        path.chmod(0o600)
-    key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+
+    key = serialization.load_pem_private_key(kept_pem(directory, KEY_FILE, make), password=None)
     if not isinstance(key, ec.EllipticCurvePrivateKey):
-        raise ImproperlyConfigured(f"{path} no es una clave EC P-256")
+        raise ImproperlyConfigured(f"{directory / KEY_FILE} no es una clave EC P-256")
     return key
 
 
