@@ -120,6 +120,9 @@ def check_draw(round_number: int, draw: dict[str, Any]) -> list[Finding]:
             out.append(Finding("5.5", False, f"{pool}: falta la salida del sorteo"))
             continue
         pairs = list(request.get("pairs", []))
+        if "groups" in result:
+            out += _check_groups(pool, pairs, result["groups"])
+            continue
         drawn = [p for m in result.get("matches", []) for p in m]
         bye = result.get("bye")
         if bye is not None:
@@ -160,11 +163,75 @@ def check_draw(round_number: int, draw: dict[str, Any]) -> list[Finding]:
     return out
 
 
+def _check_groups(pool: str, pairs: list[int], groups: list[list[int]]) -> list[Finding]:
+    """A liguillas draw: every pair in one liguilla, the liguillas as even as they can be."""
+    drawn = sorted(p for group in groups for p in group)
+    same = drawn == sorted(pairs)
+    sizes = sorted(len(group) for group in groups)
+    even = bool(sizes) and sizes[-1] - sizes[0] <= 1
+    return [
+        Finding(
+            "5.5", same, f"{pool}: cada pareja en una liguilla" if same else f"{pool}: no son las parejas de la entrada"
+        ),
+        Finding(
+            "5.5", even, f"{pool}: liguillas de {', '.join(map(str, sizes))} parejas" + ("" if even else ": desiguales")
+        ),
+    ]
+
+
+def check_liguillas(record: dict[str, Any]) -> list[Finding]:
+    """The liguillas as drawn: each partida of their rounds between two pairs of one liguilla, and,
+    once the cuadro began, every two pairs of a liguilla met exactly once (a full round robin)."""
+    rounds = [r for r in record.get("rondas", []) if r.get("fase") == "groups"]
+    drawn = [d for r in rounds for d in r.get("sorteos", []) if d.get("estado") == "published"]
+    groups = [g for d in drawn for result in (d.get("salida") or {}).values() for g in result.get("groups", [])]
+    if not groups:
+        return []
+    where = {p: i for i, group in enumerate(groups) for p in group}
+    met: Counter[frozenset[int]] = Counter()
+    outside = []
+    for rnd in rounds:
+        for m in rnd.get("partidas", []):
+            if m["b"] is None:
+                continue
+            met[frozenset((m["a"], m["b"]))] += 1
+            if where.get(m["a"]) != where.get(m["b"]) or m["a"] not in where:
+                outside.append(f"ronda {rnd['numero']}: {m['a']}–{m['b']}")
+    out = [
+        Finding(
+            "5.5",
+            not outside,
+            "cada partida de las liguillas entre dos parejas de la misma liguilla"
+            if not outside
+            else f"partidas entre liguillas distintas: {', '.join(outside)}",
+        )
+    ]
+    if any(r.get("fase") == "bracket" and r.get("partidas") for r in record.get("rondas", [])):
+        wrong = [
+            f"{a}–{b} ({met[frozenset((a, b))]} veces)"
+            for group in groups
+            for i, a in enumerate(group)
+            for b in group[i + 1 :]
+            if met[frozenset((a, b))] != 1
+        ]
+        out.append(
+            Finding(
+                "liguillas",
+                not wrong,
+                "en cada liguilla se enfrentaron todas las parejas una vez"
+                if not wrong
+                else f"en las liguillas no se enfrentaron una vez: {', '.join(wrong)}",
+            )
+        )
+    return out
+
+
 def check_round(rnd: dict[str, Any], games_to_win: int) -> list[Finding]:
     out: list[Finding] = []
     where = f"ronda {rnd['numero']}"
     published = [d for d in rnd.get("sorteos", []) if d.get("estado") == "published"]
-    if published and rnd.get("partidas"):
+    grouped = any("groups" in result for d in published for result in (d.get("salida") or {}).values())
+    if published and rnd.get("partidas") and not grouped:
         drawn = {
             frozenset(m) for result in (published[-1].get("salida") or {}).values() for m in result.get("matches", [])
         }
@@ -209,4 +276,96 @@ def verify_record(envelope: dict[str, Any], *, key: str | None = None) -> list[F
                 continue
             findings += check_draw(rnd["numero"], draw)
         findings += check_round(rnd, games)
+    findings += check_liguillas(record)
+    findings += check_classification(record)
     return findings
+
+
+def _row(row: tuple[int, int, int, int]) -> str:
+    place, to, pair, points = row
+    return f"{place}.º{f'–{to}.º' if to != place else ''} pareja {pair} ({points} puntos)"
+
+
+def check_classification(record: dict[str, Any]) -> list[Finding]:
+    """The classification recomputed from the partidas and the rules (verify/standings.py) against
+    the one the site publishes, section by section and row by row."""
+    from verify.standings import classification, tiebreak_order
+
+    published = record.get("clasificacion") or {}
+    mine = classification(record)
+    out: list[Finding] = []
+    order = ", ".join(tiebreak_order(record["torneo"]["reglas"]))
+    theirs = [
+        [(r["puesto"], r["hasta"], r["pareja"], r["puntos"]) for r in s.get("filas", [])]
+        for s in published.get("secciones", [])
+    ]
+    if len(theirs) != len(mine.sections):
+        out.append(
+            Finding(
+                "clasificación",
+                False,
+                f"el registro tiene {len(theirs)} secciones; las reglas del torneo dan {len(mine.sections)}",
+            )
+        )
+    for number, (shown, computed) in enumerate(zip(theirs, mine.sections, strict=False), start=1):
+        where = f"clasificación{f' (sección {number})' if len(mine.sections) > 1 else ''}"
+        differ = next((i for i, (x, y) in enumerate(zip(shown, computed, strict=False)) if x != y), None)
+        if differ is None and len(shown) != len(computed):
+            differ = min(len(shown), len(computed))
+        if differ is None:
+            out.append(
+                Finding(
+                    "clasificación",
+                    True,
+                    f"{where}: los {len(shown)} puestos salen de los resultados (puntos, después {order})",
+                )
+            )
+            continue
+        said = _row(shown[differ]) if differ < len(shown) else "nada"
+        gives = _row(computed[differ]) if differ < len(computed) else "nada"
+        out.append(
+            Finding(
+                "clasificación",
+                False,
+                f"{where}, fila {differ + 1}: el registro dice {said}; los resultados dan {gives}",
+            )
+        )
+    excluded = sorted(published.get("excluidas", []))
+    ok = excluded == sorted(mine.excluded)
+    out.append(
+        Finding(
+            "3.16.b",
+            ok,
+            f"parejas expulsadas fuera de la clasificación: {mine.excluded or 'ninguna'}"
+            if ok
+            else f"el registro excluye {excluded or 'ninguna'}; las expulsadas son {mine.excluded or 'ninguna'}",
+        )
+    )
+    finished = record["torneo"].get("estado") == "finished"
+    says = bool(published.get("final"))
+    ok = says == (finished or mine.decided)
+    out.append(
+        Finding(
+            "clasificación",
+            ok,
+            ("la clasificación es definitiva" if says else "la clasificación aún no es definitiva")
+            + ("" if ok else (": faltan resultados o rondas" if says else ": el torneo ya está decidido")),
+        )
+    )
+    for pair, round_out in mine.played_after_out:
+        out.append(
+            Finding("eliminación", False, f"la pareja {pair}, eliminada en la ronda {round_out}, volvió a jugar")
+        )
+    if mine.qualifiers is not None:
+        expected, drawn = mine.qualifiers
+        ok = expected == drawn
+        out.append(
+            Finding(
+                "cuadro",
+                ok,
+                f"el cuadro empieza con las {len(drawn)} clasificadas de las liguillas"
+                if ok
+                else f"el cuadro tiene {sorted(drawn - expected)} sin plaza; le faltan {sorted(expected - drawn)}",
+            )
+        )
+    return out

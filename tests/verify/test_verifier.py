@@ -127,9 +127,9 @@ def test_ten_alterations_are_each_caught(envelope: dict[str, Any]) -> None:
     result["matches"] = [[a, b]] + [rest[k : k + 2] for k in range(0, len(rest), 2)]
     caught["repetición"] = wrong(resign(r), key)
 
-    assert caught == {
+    expected = {
         "resultado": {"1.7.a"},
-        "ganadora": {"1.7.a"},
+        "ganadora": {"1.7.a", "clasificación"},  # the points move to the other pair
         "exenta": {"5.6", "5.5"},
         "valor público": {"5.5"},
         "pareja": {"firma"},
@@ -139,6 +139,12 @@ def test_ten_alterations_are_each_caught(envelope: dict[str, Any]) -> None:
         "otra clave": {"firma"},
         "repetición": {"5.7", "5.5"},
     }
+    # A juego less, or rivals exchanged, may also change the places the results give (it depends on
+    # the draw's results): the classification check may then speak too, never anything else.
+    for what, articles in caught.items():
+        maybe = {"clasificación"} if what in ("resultado", "partidas") else set()
+        assert expected[what] <= articles <= expected[what] | maybe, what
+    assert caught.keys() == expected.keys()
 
 
 def test_the_command_line_says_what_agrees_and_exits_by_the_outcome(envelope: dict[str, Any], tmp_path: Path) -> None:
