@@ -11,6 +11,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from verify.draws import exact_draw, liguillas
+
 COMMITMENT_DOMAIN = "torneo-mus/compromiso/v1\n"
 SEED_DOMAIN = "torneo-mus/semilla/v1\n"
 EXACT_MATCHING_MAX = 16
@@ -122,7 +124,15 @@ def check_draw(round_number: int, draw: dict[str, Any]) -> list[Finding]:
         pairs = list(request.get("pairs", []))
         if "groups" in result:
             out += _check_groups(pool, pairs, result["groups"])
+            if seed and request.get("group_count"):
+                again = liguillas(pairs, int(request["group_count"]), seed)
+                same = [sorted(g) for g in again] == [sorted(g) for g in result["groups"]]
+                out.append(
+                    Finding("5.5", same, f"{pool}: las liguillas {'son' if same else 'NO son'} las que da la semilla")
+                )
             continue
+        if seed:
+            out += _check_choice(pool, request, result, f"{seed}/{label}" if label else seed)
         drawn = [p for m in result.get("matches", []) for p in m]
         bye = result.get("bye")
         if bye is not None:
@@ -161,6 +171,22 @@ def check_draw(round_number: int, draw: dict[str, Any]) -> list[Finding]:
                 Finding("5.7", True, f"{pool}: {actual} partidas repetidas (grupo grande: mínimo no comprobado)")
             )
     return out
+
+
+def _check_choice(pool: str, request: dict[str, Any], result: dict[str, Any], seed: str) -> list[Finding]:
+    """The draw's random choice itself, recomputed from the seed where the method is re-implemented
+    independently (verify/draws.py: up to 22 pairs); larger draws are said not recomputed."""
+    again = exact_draw(request, seed)
+    if again is None:
+        return [Finding("5.5", True, f"{pool}: sorteo grande (método {result.get('method')}): elección no recomputada")]
+    matches, bye = again
+    same = {frozenset(m) for m in matches} == {frozenset(m) for m in result.get("matches", [])} and bye == result.get(
+        "bye"
+    )
+    if same:
+        return [Finding("5.5", True, f"{pool}: el sorteo es exactamente el que da la semilla")]
+    drawn = ", ".join(f"{a}–{b}" for a, b in matches) + (f", exenta {bye}" if bye is not None else "")
+    return [Finding("5.5", False, f"{pool}: el sorteo NO es el que da la semilla, que da {drawn}")]
 
 
 def _check_groups(pool: str, pairs: list[int], groups: list[list[int]]) -> list[Finding]:
