@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 import json
 import unicodedata
@@ -12,11 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from verify.draws import exact_draw, liguillas
+from verify.matching import fewest_rematches
 
 COMMITMENT_DOMAIN = "torneo-mus/compromiso/v1\n"
 SEED_DOMAIN = "torneo-mus/semilla/v1\n"
-EXACT_MATCHING_MAX = 16
-"""Pools up to this size get the optimal-matching check (5.7) by exhaustive search."""
 
 
 @dataclass(frozen=True)
@@ -69,28 +67,6 @@ def check_signature(envelope: dict[str, Any], key: str | None) -> list[Finding]:
     except (InvalidSignature, ValueError, TypeError):
         out.append(Finding("firma", False, "la firma no corresponde al registro: se ha cambiado después de firmarlo"))
     return out
-
-
-def _min_rematches(pairs: list[int], met: Counter[frozenset[int]]) -> int:
-    """The fewest rematches (matches of two pairs that met before) over every way to pair ``pairs``
-    (an even number): an exhaustive search over subsets, independent of the site's generator."""
-
-    @functools.cache
-    def best(mask: int) -> int:
-        if mask == 0:
-            return 0
-        first = (mask & -mask).bit_length() - 1
-        rest = mask & ~(1 << first)
-        result = 1 << 30
-        m = rest
-        while m:
-            j = (m & -m).bit_length() - 1
-            m &= m - 1
-            cost = (1 if met[frozenset((pairs[first], pairs[j]))] else 0) + best(rest & ~(1 << j))
-            result = min(result, cost)
-        return result
-
-    return best((1 << len(pairs)) - 1)
 
 
 def check_draw(round_number: int, draw: dict[str, Any]) -> list[Finding]:
@@ -156,20 +132,15 @@ def check_draw(round_number: int, draw: dict[str, Any]) -> list[Finding]:
                     f"{pool}: la exenta ({bye}) {'es' if ok else 'NO es'} de las parejas con menos exentas ({fewest})",
                 )
             )
-        met: Counter[frozenset[int]] = Counter(frozenset(h) for h in request.get("history", []) if len(h) == 2)
-        actual = sum(1 for m in result.get("matches", []) if met[frozenset(m)])
-        if same and len(pairs) <= EXACT_MATCHING_MAX:
-            # 5.7 comes after 5.6: the fewest rematches over every exenta 5.6 allows, then every pairing.
+        met = {frozenset(h) for h in request.get("history", []) if len(h) == 2}
+        actual = sum(1 for m in result.get("matches", []) if frozenset(m) in met)
+        if same:
+            # 5.7 comes after 5.6: the fewest rematches over every exenta 5.6 allows (verify/matching.py).
             had = Counter(request.get("byes", []))
             least = min(had[p] for p in pairs)
-            byes_allowed = [p for p in pairs if had[p] == least] if len(pairs) % 2 else [None]
-            optimum = min(_min_rematches(sorted(p for p in pairs if p != b), met) for b in byes_allowed)
+            optimum = fewest_rematches(pairs, met, [p for p in pairs if had[p] == least])
             ok = actual == optimum
             out.append(Finding("5.7", ok, f"{pool}: {actual} partidas repetidas; el mínimo posible es {optimum}"))
-        elif same:
-            out.append(
-                Finding("5.7", True, f"{pool}: {actual} partidas repetidas (grupo grande: mínimo no comprobado)")
-            )
     return out
 
 
