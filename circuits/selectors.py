@@ -27,7 +27,7 @@ from circuits.ranking import EventPlaces, Placed, RankRow, Scored, qualifiers, r
 from circuits.ratings import ratings_of
 from scoring.selectors.standings import cached, classification
 from torneo import pagecache
-from torneo.models import PairMember, Player, Tournament, TournamentRole
+from torneo.models import Pair, PairMember, Player, Tournament, TournamentRole
 from torneo.typing import User
 
 PersonKey = str  # circuits.identity: «u:<account>» or «p:<registration>»
@@ -62,6 +62,7 @@ class Row:
     discarded: list[Result] = field(default_factory=list)
     qualifies: bool = False
     rating: float | None = None  # a player's ordinal (circuits.rating), once rated
+    key: str = ""  # a player's address on the circuit (person_slug): their own page
 
     @property
     def position_label(self) -> str:
@@ -180,7 +181,52 @@ def _build(circuit: Circuit, tournaments: list[Tournament]) -> CircuitRanking:
     for row, ranked in zip(players, person_rows, strict=True):
         rated = ratings.get(ranked.entity)
         row.rating = round(rated.ordinal, 1) if rated is not None else None
+        row.key = person_slug(ranked.entity)
     return CircuitRanking(events, pairs, players, sum(1 for e in events if e.decided))
+
+
+def person_slug(person: PersonKey) -> str:
+    """A person's address in a circuit's pages: «u12» (an account), «p34» (a registration)."""
+    return person.replace(":", "")
+
+
+@dataclass
+class PersonPage:
+    """A player's page in a circuit: the name, the rating, and the row of the players' ranking
+    (None until a tournament of theirs is decided)."""
+
+    name: str
+    rating: PlayerRating | None
+    row: Row | None
+    pairs: list[tuple[Tournament, str, int]]  # (tournament, pair's name, its number) in the circuit
+
+
+def person_page(circuit: Circuit, slug: str) -> PersonPage | None:
+    """The page of the person ``slug`` (person_slug) if they played in one of the circuit's public
+    tournaments; None otherwise (nobody else's registrations are reachable through a circuit)."""
+    if len(slug) < 2 or slug[0] not in "up" or not slug[1:].isdigit():
+        return None
+    key = f"{slug[0]}:{int(slug[1:])}"
+    tournaments = circuit_tournaments(circuit)
+    found = list(
+        PairMember.objects.filter(pair__tournament__in=tournaments)
+        .exclude(pair__status=Pair.Status.WAITLISTED)
+        .select_related("player", "pair")
+    )
+    who = people(m.player_id for m in found)  # the one identity function: linked registrations included
+    mine = [m for m in found if who[m.player_id] == key]
+    if not mine:
+        return None
+    row = next((r for r in circuit_ranking(circuit).players if r.key == slug), None)
+    order = {t.pk: i for i, t in enumerate(tournaments)}
+    by_pk = {t.pk: t for t in tournaments}
+    mine.sort(key=lambda m: order[m.pair.tournament_id])
+    return PersonPage(
+        name=mine[-1].player.full_name,
+        rating=ratings_of([key]).get(key),
+        row=row,
+        pairs=[(by_pk[m.pair.tournament_id], m.pair.display_name, m.pair.number) for m in mine],
+    )
 
 
 def _result(s: Scored) -> Result:

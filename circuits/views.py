@@ -49,6 +49,17 @@ def circuit_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "circuits/detail.html", context)
 
 
+def circuit_player(request: HttpRequest, slug: str, person: str) -> HttpResponse:
+    """A player's page in the circuit: rating, results, pairs (names only, RGPD)."""
+    circuit = get_object_or_404(Circuit, slug=slug)
+    page = selectors.person_page(circuit, person)
+    if page is None:
+        raise Http404
+    ranking = selectors.circuit_ranking(circuit)
+    context = {"circuit": circuit, "page": page, "events": ranking.events}
+    return render(request, "circuits/player.html", context)
+
+
 def circuit_download(request: HttpRequest, slug: str) -> HttpResponse:
     circuit = get_object_or_404(Circuit, slug=slug)
     which = request.GET.get("de", "parejas")
