@@ -9,6 +9,8 @@ class CircuitsConfig(AppConfig):
     # Built after torneo's demo by the demo command (torneo imports nothing of this app): the
     # season's circuit of three finished tournaments.
     demo_hooks: tuple[str, ...] = ("circuits.demo.build_circuit_demo",)
+    # The strength the draw manager seeds liguillas by (Tournament.seed_by_rating): the ratings.
+    pair_strength_hooks: tuple[str, ...] = ("circuits.ratings.pair_strengths",)
 
     def ready(self) -> None:
         # A result that counts in a circuit's tournament makes the ratings stale (circuits.ratings).

@@ -23,7 +23,7 @@ from django.db import transaction
 from circuits.identity import people
 from circuits.models import CircuitTournament, PlayerRating
 from circuits.rating import Game, rate
-from torneo.models import Match, PairMember
+from torneo.models import Match, PairMember, Tournament
 
 STALE = "circuits:ratings:stale"
 LOCK = "circuits:ratings:lock"
@@ -101,6 +101,23 @@ def ratings_run() -> bool:
     finally:
         cache.delete(LOCK)
     return True
+
+
+def pair_strengths(tournament: Tournament, numbers: list[int]) -> dict[int, float]:
+    """A pair's strength for seeding its tournament's liguillas: the mean of its players' ordinals
+    (μ − 3σ; a player nobody rated counts 0, a newcomer's ordinal), with the same identity as the
+    rankings (circuits.identity)."""
+    members = list(
+        PairMember.objects.filter(pair__tournament=tournament, pair__number__in=numbers).values_list(
+            "pair__number", "player_id"
+        )
+    )
+    who = people(player for _number, player in members)
+    rated = {r.person: r.ordinal for r in PlayerRating.objects.filter(person__in=set(who.values()))}
+    by_pair: dict[int, list[float]] = defaultdict(list)
+    for number, player in members:
+        by_pair[number].append(rated.get(who[player], 0.0))
+    return {number: sum(values) / len(values) for number, values in by_pair.items()}
 
 
 def ratings_of(people: list[str]) -> dict[str, PlayerRating]:

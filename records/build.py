@@ -37,6 +37,7 @@ RULE_FIELDS = (
     "swiss_rounds",
     "group_count",
     "group_qualifiers",
+    "seed_by_rating",
     "final_phase_from_round",
     "first_table_number",
     "results_double_check",

@@ -101,11 +101,17 @@ def check_draw(round_number: int, draw: dict[str, Any]) -> list[Finding]:
         if "groups" in result:
             out += _check_groups(pool, pairs, result["groups"])
             if seed and request.get("group_count"):
-                again = liguillas(pairs, int(request["group_count"]), seed)
-                same = [sorted(g) for g in again] == [sorted(g) for g in result["groups"]]
-                out.append(
-                    Finding("5.5", same, f"{pool}: las liguillas {'son' if same else 'NO son'} las que da la semilla")
-                )
+                pots = request.get("pots")
+                fair = True
+                if pots is not None:
+                    checked = _check_pots(pool, pairs, pots, int(request["group_count"]))
+                    out += checked
+                    fair = checked[0].ok
+                if fair:  # malformed bombos are reported above; nothing to deal from them
+                    again = liguillas(pairs, int(request["group_count"]), seed, pots)
+                    same = [sorted(g) for g in again] == [sorted(g) for g in result["groups"]]
+                    verb = "son" if same else "NO son"
+                    out.append(Finding("5.5", same, f"{pool}: las liguillas {verb} las que da la semilla"))
             continue
         if seed:
             out += _check_choice(pool, request, result, f"{seed}/{label}" if label else seed)
@@ -158,6 +164,15 @@ def _check_choice(pool: str, request: dict[str, Any], result: dict[str, Any], se
         return [Finding("5.5", True, f"{pool}: el sorteo es exactamente el que da la semilla")]
     drawn = ", ".join(f"{a}–{b}" for a, b in matches) + (f", exenta {bye}" if bye is not None else "")
     return [Finding("5.5", False, f"{pool}: el sorteo NO es el que da la semilla, que da {drawn}")]
+
+
+def _check_pots(pool: str, pairs: list[int], pots: list[list[int]], groups: int) -> list[Finding]:
+    """Liguillas seeded by rating: the bombos (frozen with the commitment) hold every pair once,
+    one per liguilla (the last bombo, the pairs left)."""
+    whole = sorted(p for pot in pots for p in pot) == sorted(pairs)
+    sized = bool(pots) and all(len(pot) == groups for pot in pots[:-1]) and 0 < len(pots[-1]) <= groups
+    ok = whole and sized
+    return [Finding("5.5", ok, f"{pool}: {len(pots)} bombos de {groups}" + ("" if ok else ": no reparten las parejas"))]
 
 
 def _check_groups(pool: str, pairs: list[int], groups: list[list[int]]) -> list[Finding]:

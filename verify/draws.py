@@ -67,13 +67,25 @@ def _pair_id(raw: Any, known: set[Any]) -> Any:
     return raw
 
 
-def liguillas(pairs: Sequence[Any], groups: int, seed: str) -> list[list[Any]]:
-    """The liguillas drawn: the pairs in canonical order, shuffled, dealt one by one to the groups."""
-    members = sorted(set(pairs), key=_order)
-    Stream(seed).shuffle(members)
+def liguillas(
+    pairs: Sequence[Any], groups: int, seed: str, pots: Sequence[Sequence[Any]] | None = None
+) -> list[list[Any]]:
+    """The liguillas drawn: the pairs in canonical order, shuffled, dealt one by one to the groups;
+    seeded by rating, each bombo (``pots``, strongest first) in turn sorted, shuffled with the same
+    stream, its i-th pair to liguilla i."""
+    stream = Stream(seed)
     dealt: list[list[Any]] = [[] for _ in range(groups)]
-    for i, pair in enumerate(members):
-        dealt[i % groups].append(pair)
+    if pots is None:
+        members = sorted(set(pairs), key=_order)
+        stream.shuffle(members)
+        for i, pair in enumerate(members):
+            dealt[i % groups].append(pair)
+    else:
+        for pot in pots:
+            members = sorted(pot, key=_order)
+            stream.shuffle(members)
+            for i, pair in enumerate(members):
+                dealt[i].append(pair)
     return [sorted(group, key=_order) for group in dealt]
 
 

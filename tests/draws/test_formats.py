@@ -21,6 +21,7 @@ from torneo.draws import (
     plan_ceros,
     plan_repesca,
     plan_swiss,
+    pots_by_strength,
     round_robin,
     seed_positions,
     seeds_from_standings,
@@ -338,3 +339,35 @@ def test_liguilla_members_from_the_first_round_with_its_exentas() -> None:
 
     first = [("2", 7, 3), ("1", 5, None), ("10", 1, 2), ("1", 4, 6), ("2", 8, None)]
     assert liguilla_members(first) == {"1": [4, 5, 6], "2": [3, 7, 8], "10": [1, 2]}
+
+
+def test_liguillas_seeded_by_pots_get_one_pair_of_each_full_pot_drawn_within_it() -> None:
+    strength = {p: float(100 - p) for p in range(1, 15)}  # pair 1 strongest
+    pots = pots_by_strength(strength, 4)
+    assert pots == [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14]]
+    seen: set[tuple[tuple[int, ...], ...]] = set()
+    for k in range(40):
+        groups = allocate_liguillas(list(range(1, 15)), group_count=4, seed=f"s{k}", pots=pots)
+        assert sorted(p for g in groups for p in g) == list(range(1, 15))
+        for pot in pots[:3]:
+            assert sorted(len(set(g) & set(pot)) for g in groups) == [1, 1, 1, 1]  # the strongest apart
+        assert [len(g) for g in groups] == [4, 4, 3, 3]  # the last pot's pairs to the first liguillas
+        seen.add(groups)
+    assert len(seen) > 30  # drawn within the pots: not the same liguillas every time
+    # The same seed and pots give the same liguillas, whatever order the pots list their pairs in.
+    shuffled = [list(reversed(pot)) for pot in pots]
+    assert allocate_liguillas(list(range(1, 15)), group_count=4, seed="s1", pots=shuffled) == allocate_liguillas(
+        list(range(1, 15)), group_count=4, seed="s1", pots=pots
+    )
+
+
+def test_equal_strengths_fill_the_pots_in_pair_order_and_bad_pots_are_refused() -> None:
+    assert pots_by_strength({3: 0.0, 1: 0.0, 2: 5.0, 4: 0.0}, 2) == [[2, 1], [3, 4]]
+    with pytest.raises(DrawUserError, match="«3» aparece dos veces"):
+        allocate_liguillas([1, 2, 3, 4], group_count=2, seed="x", pots=[[1, 2], [3, 3]])
+    with pytest.raises(DrawUserError, match="exactamente una vez"):
+        allocate_liguillas([1, 2, 3, 4], group_count=2, seed="x", pots=[[1, 2], [3, 5]])
+    with pytest.raises(DrawUserError, match="exactamente una vez"):
+        allocate_liguillas([1, 2, 3, 4], group_count=2, seed="x", pots=[[1, 2], [3]])
+    with pytest.raises(DrawUserError, match="Cada bombo"):
+        allocate_liguillas([1, 2, 3, 4, 5], group_count=2, seed="x", pots=[[1, 2, 3], [4, 5]])

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from torneo.draws import make_draw
-from torneo.draws.liguilla import allocate_liguillas
+from torneo.draws.liguilla import allocate_liguillas, pots_by_strength
 from torneo.draws.rng import DrawRandom
 from verify.checks import check_draw
 from verify.draws import EXACT_VERTICES, Stream, exact_draw, liguillas
@@ -67,6 +67,14 @@ def test_the_liguillas_are_dealt_as_the_site_deals_them_amm_5_5() -> None:
         pairs = list(range(1, n + 1))
         site = allocate_liguillas(pairs, group_count=g, seed=f"s{n}")
         assert liguillas(pairs, g, f"s{n}") == [list(group) for group in site]
+
+
+def test_liguillas_seeded_by_pots_are_dealt_as_the_site_deals_them_amm_5_5() -> None:
+    for n, g in ((8, 2), (13, 3), (30, 6)):
+        pairs = list(range(1, n + 1))
+        pots = pots_by_strength({p: float((p * 7) % 5) for p in pairs}, g)
+        site = allocate_liguillas(pairs, group_count=g, seed=f"b{n}", pots=pots)
+        assert liguillas(pairs, g, f"b{n}", pots) == [list(group) for group in site]
 
 
 def _draw(request: dict[str, object], seed: str) -> dict[str, object]:

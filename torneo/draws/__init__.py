@@ -27,7 +27,13 @@ from torneo.draws.formats import (
     request_for,
 )
 from torneo.draws.generator import ALGORITHM_VERSION, DrawResult, make_draw
-from torneo.draws.liguilla import RoundRobinRound, allocate_liguillas, liguilla_members, round_robin
+from torneo.draws.liguilla import (
+    RoundRobinRound,
+    allocate_liguillas,
+    liguilla_members,
+    pots_by_strength,
+    round_robin,
+)
 from torneo.draws.problem import GroupLabel, PairId
 from torneo.draws.rng import DrawRandom
 from torneo.draws.verify import check_commitment, commitment, derive_seed, new_secret
@@ -62,6 +68,7 @@ __all__ = [
     "plan_ceros",
     "plan_repesca",
     "plan_swiss",
+    "pots_by_strength",
     "request_for",
     "round_robin",
     "seed_positions",

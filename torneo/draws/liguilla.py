@@ -10,8 +10,9 @@ the exenta that round — each pair exactly once, so nobody has a second exenta 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from torneo.draws.errors import DrawUserError
 from torneo.draws.problem import PairId, id_key, show
@@ -35,12 +36,23 @@ def _distinct(pairs: Sequence[PairId]) -> list[PairId]:
     return sorted(seen, key=id_key)
 
 
-def allocate_liguillas(pairs: Sequence[PairId], *, group_count: int, seed: str) -> tuple[tuple[PairId, ...], ...]:
+def allocate_liguillas(
+    pairs: Sequence[PairId],
+    *,
+    group_count: int,
+    seed: str,
+    pots: Sequence[Sequence[PairId]] | None = None,
+) -> tuple[tuple[PairId, ...], ...]:
     """Draw the pairs into ``group_count`` liguillas of near-equal size.
 
     The pairs are sorted canonically, shuffled with ``DrawRandom(seed)`` (Fisher–Yates, see
     ``torneo.draws.rng``), and dealt like cards: position i goes to group ``i mod G``. Each group is
     returned sorted; group 0 gets the extra pairs when the count does not divide evenly.
+
+    ``pots`` (bombos, strongest first; the tournament's seeding by rating): every pot but the last
+    holds G pairs and the pots hold every pair once. One random stream deals the pots in order:
+    each pot is sorted canonically, shuffled, and its i-th pair goes to group i, so every liguilla
+    gets one pair of each full pot (the strongest kept apart) and the rest is drawn as above.
     """
     members = _distinct(pairs)
     if group_count < 1:
@@ -49,11 +61,33 @@ def allocate_liguillas(pairs: Sequence[PairId], *, group_count: int, seed: str) 
         raise DrawUserError(
             f"Con {len(members)} parejas no se pueden formar {group_count} grupos de al menos dos parejas."
         )
-    DrawRandom(seed).shuffle(members)
+    rng = DrawRandom(seed)
     groups: list[list[PairId]] = [[] for _ in range(group_count)]
-    for i, pair in enumerate(members):
-        groups[i % group_count].append(pair)
+    if pots is None:
+        rng.shuffle(members)
+        for i, pair in enumerate(members):
+            groups[i % group_count].append(pair)
+        return tuple(tuple(sorted(group, key=id_key)) for group in groups)
+    dealt = [_distinct(pot) for pot in pots]
+    if sorted((p for pot in dealt for p in pot), key=id_key) != members:
+        raise DrawUserError("Los bombos deben contener cada pareja del sorteo exactamente una vez.")
+    if any(len(pot) != group_count for pot in dealt[:-1]) or not 0 < len(dealt[-1]) <= group_count:
+        raise DrawUserError(f"Cada bombo tiene {group_count} parejas, una por liguilla (el último, las que queden).")
+    for pot in dealt:
+        rng.shuffle(pot)
+        for i, pair in enumerate(pot):
+            groups[i].append(pair)
     return tuple(tuple(sorted(group, key=id_key)) for group in groups)
+
+
+Id = TypeVar("Id", int, str)
+
+
+def pots_by_strength(strength: Mapping[Id, float], group_count: int) -> list[list[Id]]:
+    """The bombos: the pairs by strength, strongest first (equal strength: canonical order), cut
+    every ``group_count`` pairs."""
+    ordered = sorted(strength, key=lambda p: (-strength[p], id_key(p)))
+    return [ordered[k : k + group_count] for k in range(0, len(ordered), group_count)]
 
 
 def round_robin(members: Sequence[PairId]) -> tuple[RoundRobinRound, ...]:

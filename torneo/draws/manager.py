@@ -12,6 +12,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.apps import apps
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -27,6 +29,7 @@ from torneo.draws import (
     plan_ceros,
     plan_repesca,
     plan_swiss,
+    pots_by_strength,
     round_robin,
     seeds_from_standings,
 )
@@ -57,17 +60,31 @@ class RoundDesign:
     is_final: bool
     requests: list[DrawRequest] = field(default_factory=list)  # DRAW kind
     group_count: int | None = None  # DRAW kind, groups format: allocate liguillas
+    pots: list[list[int]] | None = None  # liguillas seeded by rating: the bombos, strongest first
     slots: list[SlotPlan] = field(default_factory=list)  # SCHEDULE / BRACKET kinds
     champions: dict[str, int] = field(default_factory=dict)  # pools already decided
     finished: bool = False
 
+    def keep_frozen_pots(self, frozen: list[dict[str, Any]]) -> None:
+        """The bombos as published with the commitment: a rating that changed since then (another
+        tournament's result) must not change a draw already committed to (AMM 5.5)."""
+        if self.group_count is not None:
+            self.pots = next((r["pots"] for r in frozen if "pots" in r), None)
+
     def requests_json(self) -> list[dict[str, Any]]:
         """The frozen input of the draw, published with the commitment (pair numbers)."""
         if self.group_count is not None:
-            return [{"label": LIGUILLAS_LABEL, "pairs": list(self.requests[0].pairs), "group_count": self.group_count}]
+            entry: dict[str, Any] = {
+                "label": LIGUILLAS_LABEL,
+                "pairs": list(self.requests[0].pairs),
+                "group_count": self.group_count,
+            }
+            if self.pots is not None:
+                entry["pots"] = self.pots
+            return [entry]
         out = []
         for r in self.requests:
-            entry: dict[str, Any] = {
+            entry = {
                 "label": r.label,
                 "pairs": list(r.pairs),
                 "history": [list(m) for m in r.history],
@@ -174,6 +191,23 @@ def design_next_round(tournament: Tournament, state: TournamentSnapshot | None =
 # --- liguillas, then the bracket --------------------------------------------------------------
 
 
+def pair_strengths(tournament: Tournament, numbers: list[int]) -> dict[int, float]:
+    """Each pair's strength for seeding (higher is stronger), from the apps that know one — the
+    circuits' ratings (AppConfig ``pair_strength_hooks``): torneo imports none of them. A pair
+    nobody rates counts 0; with no such app, every pair is 0."""
+    strength = dict.fromkeys(numbers, 0.0)
+    for config in apps.get_app_configs():
+        for hook in getattr(config, "pair_strength_hooks", ()):
+            for number, value in import_string(hook)(tournament, numbers).items():
+                if number in strength:
+                    strength[number] += value
+    return strength
+
+
+def _pots(tournament: Tournament, entrants: list[int]) -> list[list[int]]:
+    return pots_by_strength(pair_strengths(tournament, entrants), tournament.group_count or 1)
+
+
 def _design_groups(tournament: Tournament, state: TournamentSnapshot, number: int, entrants: list[int]) -> RoundDesign:
     is_final = _is_final(tournament, number)
     if number == 1:
@@ -194,6 +228,7 @@ def _design_groups(tournament: Tournament, state: TournamentSnapshot, number: in
             is_final,
             requests=[request],
             group_count=tournament.group_count,
+            pots=_pots(tournament, entrants) if tournament.seed_by_rating else None,
         )
     groups = state.liguillas()
     schedules = {label: round_robin(members) for label, members in groups.items()}
@@ -301,7 +336,9 @@ class DrawnMatch:
 def perform(design: RoundDesign, seed: str) -> tuple[list[DrawnMatch], dict[str, Any]]:
     """Run the round's public draw with the seed: the matches, and the published output per pool."""
     if design.group_count is not None:
-        allocation = allocate_liguillas(list(design.requests[0].pairs), group_count=design.group_count, seed=seed)
+        allocation = allocate_liguillas(
+            list(design.requests[0].pairs), group_count=design.group_count, seed=seed, pots=design.pots
+        )
         matches: list[DrawnMatch] = []
         for g, members in enumerate(allocation, start=1):
             first = round_robin(members)[0]

@@ -141,6 +141,14 @@ class Tournament(models.Model):
     group_qualifiers = models.PositiveSmallIntegerField(
         _("clasificados por liguilla"), default=2, validators=[MinValueValidator(1), MaxValueValidator(16)]
     )
+    seed_by_rating = models.BooleanField(
+        _("liguillas por bombos según el rating"),
+        default=False,
+        help_text=_(
+            "Las parejas se reparten por bombos según el rating de sus jugadores en los circuitos: una de "
+            "cada bombo en cada liguilla, sorteada dentro del bombo. Sin rating, una pareja cuenta 0."
+        ),
+    )
     # AMM 5.8.d: the rondas finales have no suplentes; from this round on the bracket is fixed.
     final_phase_from_round = models.PositiveSmallIntegerField(
         _("rondas finales desde la ronda"),

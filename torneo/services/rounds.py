@@ -170,6 +170,7 @@ def draw_publish(*, draw: Draw, public_value: str, witness: AuthUser | None, by:
         ):
             raise TournamentError(_("Indica el juez presente en el sorteo (AMM 5.5)."), code="witness")
         design = _design(tournament)
+        design.keep_frozen_pots(draw.requests)
         if design.number != draw.round.number or design.requests_json() != draw.requests:
             raise TournamentError(
                 _(

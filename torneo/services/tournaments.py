@@ -61,6 +61,7 @@ TOURNAMENT_FIELDS = (
     "swiss_rounds",
     "group_count",
     "group_qualifiers",
+    "seed_by_rating",
     "final_phase_from_round",
     "first_table_number",
     "results_double_check",
