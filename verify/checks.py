@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from verify.draws import exact_draw, liguillas
+from verify.draws import exact_draw, halves, liguillas
 from verify.matching import fewest_rematches
 
 COMMITMENT_DOMAIN = "torneo-mus/compromiso/v1\n"
@@ -153,17 +153,29 @@ def check_draw(round_number: int, draw: dict[str, Any]) -> list[Finding]:
 def _check_choice(pool: str, request: dict[str, Any], result: dict[str, Any], seed: str) -> list[Finding]:
     """The draw's random choice itself, recomputed from the seed where the method is re-implemented
     independently (verify/draws.py: up to 22 pairs); larger draws are said not recomputed."""
-    again = exact_draw(request, seed)
+    if "top" in request:  # a Swiss's first round seeded by rating (docs/draws.md)
+        top = set(request["top"])
+        ok = len(top) == len(request.get("pairs", [])) // 2 and all(
+            (a in top) != (b in top) for a, b in result.get("matches", [])
+        )
+        out = [Finding("5.5", ok, f"{pool}: la mitad fuerte {'contra' if ok else 'NO contra'} la otra mitad")]
+        again: tuple[list[tuple[Any, Any]], Any] | None = halves(request, seed)
+    else:
+        out = []
+        again = exact_draw(request, seed)
     if again is None:
-        return [Finding("5.5", True, f"{pool}: sorteo grande (método {result.get('method')}): elección no recomputada")]
+        return [
+            *out,
+            Finding("5.5", True, f"{pool}: sorteo grande (método {result.get('method')}): elección no recomputada"),
+        ]
     matches, bye = again
     same = {frozenset(m) for m in matches} == {frozenset(m) for m in result.get("matches", [])} and bye == result.get(
         "bye"
     )
     if same:
-        return [Finding("5.5", True, f"{pool}: el sorteo es exactamente el que da la semilla")]
+        return [*out, Finding("5.5", True, f"{pool}: el sorteo es exactamente el que da la semilla")]
     drawn = ", ".join(f"{a}–{b}" for a, b in matches) + (f", exenta {bye}" if bye is not None else "")
-    return [Finding("5.5", False, f"{pool}: el sorteo NO es el que da la semilla, que da {drawn}")]
+    return [*out, Finding("5.5", False, f"{pool}: el sorteo NO es el que da la semilla, que da {drawn}")]
 
 
 def _check_pots(pool: str, pairs: list[int], pots: list[list[int]], groups: int) -> list[Finding]:

@@ -89,6 +89,16 @@ def liguillas(
     return [sorted(group, key=_order) for group in dealt]
 
 
+def halves(request: dict[str, Any], seed: str) -> tuple[list[tuple[Any, Any]], Any]:
+    """A Swiss's first round seeded by rating: the others (not in ``top``) in canonical order,
+    shuffled; ``top`` in canonical order; top[i] against other[i]; the one left over, the exenta."""
+    pairs = sorted(set(request.get("pairs", [])), key=_order)
+    top = sorted(set(request.get("top", [])), key=_order)
+    other = [p for p in pairs if p not in set(top)]
+    Stream(seed).shuffle(other)
+    return list(zip(top, other, strict=False)), (other[len(top)] if len(other) > len(top) else None)
+
+
 def exact_draw(request: dict[str, Any], seed: str) -> tuple[list[tuple[Any, Any]], Any] | None:
     """The draw of ``request`` (pairs, history, byes, group) with ``seed``: its matches and its
     exenta; None when it has more than ``EXACT_VERTICES`` vertices (not recomputed here)."""

@@ -80,3 +80,30 @@ def test_without_the_option_the_liguillas_are_drawn_as_always() -> None:
     sim.play_round()
     (request,) = Draw.objects.get(round__tournament=sim.tournament, round__number=1).requests
     assert "pots" not in request
+
+
+def test_a_swiss_first_round_seeded_by_rating_draws_the_stronger_half_against_the_other() -> None:
+    sim = new_tournament(9, seed=34, format=Tournament.Format.SWISS, swiss_rounds=3, seed_by_rating=True)
+    pairs = {p.number: p for p in Pair.objects.filter(tournament=sim.tournament)}
+    for number, ordinal in ((9, 30.0), (8, 20.0), (7, 10.0), (2, 5.0)):
+        rate(pairs[number], ordinal)
+    round_ = round_prepare(tournament=sim.tournament, by=sim.organizer)
+    (request,) = live_draw(round_).requests
+    assert request["top"] == [2, 7, 8, 9]  # the four strongest of nine
+    # A rating that moves before the draw changes nothing: the half was frozen with the commitment.
+    PlayerRating.objects.filter(user__in=[m.player.user for m in pairs[2].ordered_members()]).update(mu=-50.0)
+    draw_publish(draw=live_draw(round_), public_value="4 2", witness=sim.juez, by=sim.organizer)
+    matches = list(Match.objects.filter(round=round_).select_related("pair_a", "pair_b"))
+    played = [m for m in matches if m.pair_b is not None]
+    assert len(played) == 4
+    assert all((m.pair_a.number in {2, 7, 8, 9}) != (m.pair_b.number in {2, 7, 8, 9}) for m in played)
+    (bye,) = [m for m in matches if m.pair_b is None]
+    assert bye.pair_a.number not in {2, 7, 8, 9}
+    for match in Match.objects.filter(round=round_, outcome=Match.Outcome.PENDING).select_related("round__tournament"):
+        sim.enter_result(match)
+    sim.play_round()  # round 2 pairs by score, not by halves
+    (second,) = Draw.objects.get(round__tournament=sim.tournament, round__number=2).requests
+    assert "top" not in second
+    findings = verify_record(signed(tournament_record(sim.tournament)))
+    assert [f.what for f in findings if not f.ok] == []
+    assert any("la mitad fuerte contra la otra mitad" in f.what for f in findings)

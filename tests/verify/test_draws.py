@@ -10,10 +10,11 @@ import random
 import pytest
 
 from torneo.draws import make_draw
+from torneo.draws.halves import halves_draw
 from torneo.draws.liguilla import allocate_liguillas, pots_by_strength
 from torneo.draws.rng import DrawRandom
 from verify.checks import check_draw
-from verify.draws import EXACT_VERTICES, Stream, exact_draw, liguillas
+from verify.draws import EXACT_VERTICES, Stream, exact_draw, halves, liguillas
 
 
 def test_the_random_stream_is_the_documented_one() -> None:
@@ -75,6 +76,15 @@ def test_liguillas_seeded_by_pots_are_dealt_as_the_site_deals_them_amm_5_5() -> 
         pots = pots_by_strength({p: float((p * 7) % 5) for p in pairs}, g)
         site = allocate_liguillas(pairs, group_count=g, seed=f"b{n}", pots=pots)
         assert liguillas(pairs, g, f"b{n}", pots) == [list(group) for group in site]
+
+
+def test_a_swiss_first_round_by_halves_is_dealt_as_the_site_deals_it_amm_5_5() -> None:
+    for n in (6, 9, 20):
+        pairs = list(range(1, n + 1))
+        top = pairs[: n // 2]
+        site = halves_draw(pairs, top=top, seed=f"h{n}")
+        matches, bye = halves({"pairs": pairs, "top": top}, f"h{n}")
+        assert {frozenset(m) for m in matches} == {frozenset(m) for m in site.matches} and bye == site.bye
 
 
 def _draw(request: dict[str, object], seed: str) -> dict[str, object]:

@@ -31,9 +31,10 @@ from typing import Any, TextIO
 
 from torneo.draws.errors import DrawFatalError, DrawUserError
 from torneo.draws.generator import DrawResult, make_draw
+from torneo.draws.halves import halves_draw
 from torneo.draws.verify import check_commitment, derive_seed
 
-KNOWN_KEYS = frozenset({"seed", "pairs", "history", "byes", "group", "secret", "public", "commitment", "expect"})
+KNOWN_KEYS = frozenset({"seed", "pairs", "history", "byes", "group", "top", "secret", "public", "commitment", "expect"})
 EXIT_OK, EXIT_USER, EXIT_FATAL, EXIT_MISMATCH = 0, 1, 2, 3
 
 USAGE = """Uso: python -m torneo.draws < sorteo.json
@@ -116,13 +117,21 @@ def run(text: str) -> tuple[dict[str, Any], int]:
             raise DrawUserError("«group» debe ser un objeto {pareja: grupo}.")
         history = data.get("history")
         byes = data.get("byes")
-        draw = make_draw(
-            data["pairs"],
-            history=[] if history is None else history,
-            byes=[] if byes is None else byes,
-            group=None if group is None else _group_keys(group, data["pairs"]),
-            seed=seed,
-        )
+        top = data.get("top")
+        if top is not None:
+            # A Swiss's first round seeded by rating (torneo.draws.halves): the stronger half drawn
+            # against the others.
+            if not isinstance(top, list):
+                raise DrawUserError("«top» debe ser la lista de parejas de la mitad fuerte.")
+            draw = halves_draw(data["pairs"], top=top, history=[] if history is None else history, seed=seed)
+        else:
+            draw = make_draw(
+                data["pairs"],
+                history=[] if history is None else history,
+                byes=[] if byes is None else byes,
+                group=None if group is None else _group_keys(group, data["pairs"]),
+                seed=seed,
+            )
         out = draw.as_json()
         if derived:
             out["seed"] = seed

@@ -55,6 +55,7 @@ class DrawRequest:
     history: tuple[tuple[PairId, PairId], ...] = ()
     byes: tuple[PairId, ...] = ()
     group: Mapping[PairId, GroupLabel] | None = field(default=None)
+    top: tuple[PairId, ...] | None = None  # a Swiss's first round seeded by rating: the stronger half
 
     def seed_for(self, round_seed: str) -> str:
         """Each pool gets its own seed text: ``round_seed + "/" + label`` (the bare seed if no label)."""
@@ -70,9 +71,15 @@ class DrawRequest:
         }
         if self.group is not None:
             data["group"] = dict(self.group)
+        if self.top is not None:
+            data["top"] = list(self.top)
         return data
 
     def draw(self, round_seed: str) -> DrawResult:
+        if self.top is not None:
+            from torneo.draws.halves import halves_draw  # halves builds on the generator
+
+            return halves_draw(self.pairs, top=self.top, history=self.history, seed=self.seed_for(round_seed))
         return make_draw(
             self.pairs, history=self.history, byes=self.byes, group=self.group, seed=self.seed_for(round_seed)
         )
@@ -240,11 +247,14 @@ def plan_swiss(
     history: Iterable[Sequence[PairId]] = (),
     byes: Iterable[PairId] = (),
     final_from_round: int | None = None,
+    strength: Mapping[PairId, float] | None = None,
 ) -> RoundPlan:
     """Sistema suizo: everybody plays every round, pairs with the same score preferably together.
 
     The score group is the draw's ``group``: the generator keeps as many matches inside score
     groups as rematch avoidance (AMM 5.7) allows, and the floaters of odd groups meet each other.
+    ``strength`` (seeding by rating): the first round is drawn by halves (torneo.draws.halves), the
+    stronger half (by strength, then canonical order) each against one of the others.
     """
     _check_round(round_number)
     if rounds < 1:
@@ -255,5 +265,10 @@ def plan_swiss(
     requests: tuple[DrawRequest, ...] = ()
     if len(active) >= 2:
         group = {state.pair: state.score for state in active}
-        requests = (request_for("", (s.pair for s in active), history=history, byes=byes, group=group),)
+        request = request_for("", (s.pair for s in active), history=history, byes=byes, group=group)
+        if strength is not None and round_number == 1:
+            ordered = sorted(request.pairs, key=lambda p: (-strength.get(p, 0.0), id_key(p)))
+            top = tuple(sorted(ordered[: len(ordered) // 2], key=id_key))
+            request = DrawRequest(request.label, request.pairs, request.history, request.byes, request.group, top)
+        requests = (request,)
     return RoundPlan(round_number, requests, {}, is_final_round(round_number, final_from_round))

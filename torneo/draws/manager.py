@@ -9,7 +9,7 @@ Match rows. Everything in between is the pure code of torneo.draws and scoring.s
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.apps import apps
@@ -66,10 +66,16 @@ class RoundDesign:
     finished: bool = False
 
     def keep_frozen_pots(self, frozen: list[dict[str, Any]]) -> None:
-        """The bombos as published with the commitment: a rating that changed since then (another
-        tournament's result) must not change a draw already committed to (AMM 5.5)."""
+        """The seeding as published with the commitment — the liguillas' bombos, a Swiss's stronger
+        half: a rating that changed since then (another tournament's result) must not change a draw
+        already committed to (AMM 5.5)."""
         if self.group_count is not None:
             self.pots = next((r["pots"] for r in frozen if "pots" in r), None)
+            return
+        tops = {r.get("label", ""): r.get("top") for r in frozen}
+        self.requests = [
+            replace(r, top=None if (top := tops.get(r.label)) is None else tuple(top)) for r in self.requests
+        ]
 
     def requests_json(self) -> list[dict[str, Any]]:
         """The frozen input of the draw, published with the commitment (pair numbers)."""
@@ -92,6 +98,8 @@ class RoundDesign:
             }
             if r.group is not None:
                 entry["group"] = {str(k): v for k, v in r.group.items()}
+            if r.top is not None:
+                entry["top"] = list(r.top)
             out.append(entry)
         return out
 
@@ -150,6 +158,7 @@ def design_next_round(tournament: Tournament, state: TournamentSnapshot | None =
             history=state.history,
             byes=state.byes,
             final_from_round=final_from,
+            strength=_seeding(tournament, entrants) if number == 1 else None,
         )
     elif fmt == Tournament.Format.REPESCA:
         rules = RepescaRules(
@@ -201,6 +210,15 @@ def pair_strengths(tournament: Tournament, numbers: list[int]) -> dict[int, floa
             for number, value in import_string(hook)(tournament, numbers).items():
                 if number in strength:
                     strength[number] += value
+    return strength
+
+
+def _seeding(tournament: Tournament, entrants: list[int]) -> dict[PairId, float] | None:
+    """The strengths a Swiss's first round is drawn by halves with, when seeded by rating."""
+    if not tournament.seed_by_rating:
+        return None
+    strength: dict[PairId, float] = {}
+    strength.update(pair_strengths(tournament, entrants).items())
     return strength
 
 

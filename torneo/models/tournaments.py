@@ -142,11 +142,12 @@ class Tournament(models.Model):
         _("clasificados por liguilla"), default=2, validators=[MinValueValidator(1), MaxValueValidator(16)]
     )
     seed_by_rating = models.BooleanField(
-        _("liguillas por bombos según el rating"),
+        _("sembrar por rating"),
         default=False,
         help_text=_(
-            "Las parejas se reparten por bombos según el rating de sus jugadores en los circuitos: una de "
-            "cada bombo en cada liguilla, sorteada dentro del bombo. Sin rating, una pareja cuenta 0."
+            "Según el rating de los jugadores en los circuitos (sin rating, una pareja cuenta 0). Liguillas: "
+            "por bombos, una pareja de cada bombo en cada liguilla, sorteada dentro del bombo. Suizo: en la "
+            "primera ronda, la mitad más fuerte contra la otra mitad, sorteada."
         ),
     )
     # AMM 5.8.d: the rondas finales have no suplentes; from this round on the bracket is fixed.
