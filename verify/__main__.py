@@ -14,6 +14,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("registro", help="el archivo JSON descargado (registro-<torneo>.json)")
     parser.add_argument("--clave", help="la clave pública del sitio (página «Acerca de»)")
     parser.add_argument("--todo", action="store_true", help="mostrar también lo que concuerda")
+    parser.add_argument(
+        "--generador",
+        metavar="DIR",
+        help="una copia del código del sitio (con torneo/draws): recalcula los sorteos grandes con su generador",
+    )
     args = parser.parse_args(argv)
     try:
         with open(args.registro, encoding="utf-8") as source:
@@ -21,7 +26,16 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"No se puede leer {args.registro}: {exc}", file=sys.stderr)
         return 2
-    findings = verify_record(envelope, key=args.clave)
+    generator = None
+    if args.generador:
+        from verify.site_generator import load
+
+        try:
+            generator = load(args.generador)
+        except (ValueError, ImportError) as exc:
+            print(f"No se puede cargar el generador: {exc}", file=sys.stderr)
+            return 2
+    findings = verify_record(envelope, key=args.clave, generator=generator)
     if findings and findings[0].article == "formato" and not findings[0].ok:
         print(findings[0].what, file=sys.stderr)
         return 2

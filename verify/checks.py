@@ -69,7 +69,7 @@ def check_signature(envelope: dict[str, Any], key: str | None) -> list[Finding]:
     return out
 
 
-def check_draw(round_number: int, draw: dict[str, Any]) -> list[Finding]:
+def check_draw(round_number: int, draw: dict[str, Any], generator: Any = None) -> list[Finding]:
     where = f"ronda {round_number}"
     out: list[Finding] = []
     secret, public, seed = draw.get("secreto"), draw.get("valor_publico"), draw.get("semilla")
@@ -98,6 +98,9 @@ def check_draw(round_number: int, draw: dict[str, Any]) -> list[Finding]:
             out.append(Finding("5.5", False, f"{pool}: falta la salida del sorteo"))
             continue
         pairs = list(request.get("pairs", []))
+        if generator is not None and seed:
+            own_seed = seed if request.get("group_count") or not label else f"{seed}/{label}"
+            out.append(_check_with_site(pool, generator, request, result, own_seed))
         if "groups" in result:
             out += _check_groups(pool, pairs, result["groups"])
             if seed and request.get("group_count"):
@@ -148,6 +151,24 @@ def check_draw(round_number: int, draw: dict[str, Any]) -> list[Finding]:
             ok = actual == optimum
             out.append(Finding("5.7", ok, f"{pool}: {actual} partidas repetidas; el mínimo posible es {optimum}"))
     return out
+
+
+def _check_with_site(pool: str, generator: Any, request: dict[str, Any], result: dict[str, Any], seed: str) -> Finding:
+    """The draw again by the site's own published generator (verify/site_generator.py)."""
+    from verify.site_generator import recompute
+
+    try:
+        again = recompute(generator, request, seed)
+    except Exception as exc:  # the site's generator refusing the input is a finding, not a crash
+        return Finding("5.5", False, f"{pool}: el generador del sitio no acepta la entrada: {exc}")
+    if "groups" in result:
+        same = [sorted(g) for g in again] == [sorted(g) for g in result["groups"]]
+    else:
+        matches, bye = again
+        same = {frozenset(m) for m in matches} == {frozenset(m) for m in result.get("matches", [])}
+        same = same and bye == result.get("bye")
+    verb = "es" if same else "NO es"
+    return Finding("5.5", same, f"{pool}: el sorteo {verb} el que da el generador publicado del sitio con esa semilla")
 
 
 def _check_choice(pool: str, request: dict[str, Any], result: dict[str, Any], seed: str) -> list[Finding]:
@@ -280,7 +301,7 @@ def check_round(rnd: dict[str, Any], games_to_win: int) -> list[Finding]:
     return out
 
 
-def verify_record(envelope: dict[str, Any], *, key: str | None = None) -> list[Finding]:
+def verify_record(envelope: dict[str, Any], *, key: str | None = None, generator: Any = None) -> list[Finding]:
     """Every finding about ``envelope`` (a signed record), in order."""
     record = envelope.get("registro")
     if not isinstance(record, dict) or record.get("formato") != "registro-torneo-mus":
@@ -298,7 +319,7 @@ def verify_record(envelope: dict[str, Any], *, key: str | None = None) -> list[F
         for draw in rnd.get("sorteos", []):
             if draw.get("estado") == "superseded":
                 continue
-            findings += check_draw(rnd["numero"], draw)
+            findings += check_draw(rnd["numero"], draw, generator)
         findings += check_round(rnd, games)
     findings += check_liguillas(record)
     findings += check_classification(record)
