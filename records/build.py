@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from referees.models import Sanction
 from scoring.models import ResultSubmission
-from scoring.selectors.standings import classification
+from scoring.selectors.standings import classification, standings
 from torneo.models import Draw, Match, Pair, Round, Tournament
 
 FORMAT = "registro-torneo-mus"
@@ -119,6 +119,7 @@ def tournament_record(tournament: Tournament) -> dict[str, Any]:
             for r in rounds
         ],
         "sanciones": _sanctions(tournament),
+        "tablas": _tables(tournament),
         "clasificacion": {
             "final": result.final,
             "secciones": [
@@ -139,6 +140,35 @@ def tournament_record(tournament: Tournament) -> dict[str, Any]:
             "excluidas": [p.number for p in result.excluded],
         },
     }
+
+
+def _tables(tournament: Tournament) -> list[dict[str, Any]]:
+    """The standings as the site publishes them (the standings page): one table per pool of an
+    elimination format, per liguilla, or the Swiss's, each line with its figures and status."""
+    return [
+        {
+            "grupo": table.pool,
+            "tipo": table.kind,
+            "filas": [
+                {
+                    "puesto": row.position,
+                    "hasta": row.position_to,
+                    "pareja": row.pair.number,
+                    "jugadas": row.played,
+                    "ganadas": row.wins,
+                    "perdidas": row.losses,
+                    "exentas": row.byes,
+                    "puntos": row.points,
+                    "juegos": row.juegos_diff,
+                    "tantos": row.tantos_diff,
+                    "estado": row.status,
+                    "pasa": row.qualifies,
+                }
+                for row in table.rows
+            ],
+        }
+        for table in standings(tournament).tables
+    ]
 
 
 def _place(row: Any) -> dict[str, Any]:

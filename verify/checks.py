@@ -322,6 +322,7 @@ def verify_record(envelope: dict[str, Any], *, key: str | None = None, generator
             findings += check_draw(rnd["numero"], draw, generator)
         findings += check_round(rnd, games)
     findings += check_liguillas(record)
+    findings += check_tables(record)
     findings += check_classification(record)
     return findings
 
@@ -411,6 +412,63 @@ def check_classification(record: dict[str, Any]) -> list[Finding]:
                 f"el cuadro empieza con las {len(drawn)} clasificadas de las liguillas"
                 if ok
                 else f"el cuadro tiene {sorted(drawn - expected)} sin plaza; le faltan {sorted(expected - drawn)}",
+            )
+        )
+    return out
+
+
+_LINE_FIELDS = (
+    "puesto",
+    "hasta",
+    "pareja",
+    "jugadas",
+    "ganadas",
+    "perdidas",
+    "exentas",
+    "puntos",
+    "juegos",
+    "tantos",
+    "estado",
+    "pasa",
+)
+
+
+def check_tables(record: dict[str, Any]) -> list[Finding]:
+    """The standings tables (``tablas``) recomputed from the partidas and the rules, line by line."""
+    from verify.standings import standings
+
+    published = record.get("tablas")
+    if published is None:
+        return [Finding("clasificación", True, "el registro no trae las tablas por rondas (anterior a ellas)")]
+    mine = standings(record)
+    theirs = {
+        t.get("grupo", ""): [tuple(row.get(k) for k in _LINE_FIELDS) for row in t.get("filas", [])] for t in published
+    }
+    out: list[Finding] = []
+    if set(theirs) != set(mine):
+        out.append(
+            Finding(
+                "clasificación",
+                False,
+                f"las tablas del registro son {sorted(theirs)}; los resultados dan {sorted(mine)}",
+            )
+        )
+    for pool in sorted(set(theirs) & set(mine)):
+        where = f"tabla{' ' + pool if pool else ''}"
+        shown, computed = theirs[pool], [tuple(line) for line in mine[pool]]
+        differ = next((i for i, (x, y) in enumerate(zip(shown, computed, strict=False)) if x != y), None)
+        if differ is None and len(shown) != len(computed):
+            differ = min(len(shown), len(computed))
+        if differ is None:
+            out.append(Finding("clasificación", True, f"{where}: las {len(shown)} líneas salen de los resultados"))
+            continue
+        said = dict(zip(_LINE_FIELDS, shown[differ], strict=True)) if differ < len(shown) else "nada"
+        gives = dict(zip(_LINE_FIELDS, computed[differ], strict=True)) if differ < len(computed) else "nada"
+        out.append(
+            Finding(
+                "clasificación",
+                False,
+                f"{where}, línea {differ + 1}: el registro dice {said}; los resultados dan {gives}",
             )
         )
     return out

@@ -61,7 +61,10 @@ class Figures:
     """What a pair has earned: points and the tiebreaks' figures."""
 
     points: int = 0
+    played: int = 0  # partidas against a rival, decided
     wins: int = 0
+    losses: int = 0  # a double loss is one for each
+    byes: int = 0
     juegos: int = 0  # won minus lost
     tantos: int = 0
     met: list[int] = field(default_factory=list)  # one entry per partida played (a rival met twice counts twice)
@@ -97,12 +100,17 @@ def figures(pairs: Iterable[int], games: Iterable[Game], points_win: int) -> dic
         if g.b is None:
             if g.outcome == "bye":
                 table[g.a].points += points_win
+                table[g.a].byes += 1
             continue
         if g.b not in table:
             continue
         one, two = table[g.a], table[g.b]
         one.met.append(g.b)
         two.met.append(g.a)
+        one.played += 1
+        two.played += 1
+        for loser in g.losers():
+            table[loser].losses += 1
         if g.outcome != "double_loss" and g.winner in (g.a, g.b):
             table[g.winner].points += points_win
             table[g.winner].wins += 1
@@ -375,3 +383,107 @@ def classification(record: dict[str, Any]) -> Classification:
         )
     swiss_rounds = int(rules.get("swiss_rounds") or 0)
     return Classification([rank(None, kept)], expelled, not pending and last_round >= swiss_rounds > 0)
+
+
+Line = tuple[int, int, int, int, int, int, int, int, int, int, str, bool]
+"""A standings line: place, last place shared, pair, played, won, lost, exentas, points, juegos
+(won − lost), tantos (won − lost), status, goes on to the cuadro."""
+
+
+def _line(place: int, to: int, pair: int, f: Figures, status: str, goes: bool = False) -> Line:
+    return (place, to, pair, f.played, f.wins, f.losses, f.byes, f.points, f.juegos, f.tantos, status, goes)
+
+
+def _status(pair: int, expelled: set[int], gone: set[int]) -> str:
+    return "expelled" if pair in expelled else ("withdrawn" if pair in gone else "")
+
+
+def standings(record: dict[str, Any]) -> dict[str, list[Line]]:
+    """The standings tables the site publishes (its standings page), by pool: one per pool of an
+    elimination format (positions within the pool, in the order of the whole), one per liguilla
+    (its first ``group_qualifiers`` pairs still in go on), the Swiss's. Every pair that played is
+    listed, expelled ones too (marked)."""
+    rules = record["torneo"]["reglas"]
+    points_win = int(rules.get("points_per_win") or 1)
+    tiebreaks = tiebreak_order(rules)
+    games = games_of(record)
+    entrants = list(dict.fromkeys(p for g in games for p in (g.a, g.b) if p is not None))
+    status = {p["numero"]: p.get("estado") for p in record.get("parejas", [])}
+    expelled = {p for p in entrants if status.get(p) == "expelled"}
+    gone = {p for p in entrants if status.get(p) in ("withdrawn", "expelled")}
+    last_round = max((r["numero"] for r in record.get("rondas", []) if r.get("estado") == "published"), default=0)
+    fmt = rules.get("format")
+    if fmt in ("ceros", "repesca"):
+        repesca = fmt == "repesca"
+        state = runs(
+            entrants,
+            games,
+            Elimination(
+                max_losses=int(rules.get("max_losses") or 1),
+                repesca_until=(rules.get("repesca_until_round") or 1) if repesca else None,
+                pool_b_losses=int(rules.get("pool_b_max_losses") or 2),
+                reentry=rules.get("repesca_reentry_round") if repesca else None,
+                finals_from=rules.get("final_phase_from_round"),
+            ),
+            gone=gone,
+            last_round=last_round,
+        )
+        blocks, table = ranked(
+            entrants, games, points_win=points_win, tiebreaks=tiebreaks, stage=lambda p: state[p].key()
+        )
+        spot = {pair: (place, to) for place, to, pair, _pts in places(blocks, table)}
+        pools: dict[str, list[int]] = {}
+        for block in blocks:
+            for pair in block:
+                pools.setdefault(state[pair].pool, []).append(pair)
+        out: dict[str, list[Line]] = {}
+        for pool in sorted(pools):
+            members = pools[pool]
+            lines: list[Line] = []
+            i = 0
+            while i < len(members):  # places within the pool, shared where shared in the whole
+                j = i
+                while j + 1 < len(members) and spot[members[j + 1]] == spot[members[i]]:
+                    j += 1
+                for pair in members[i : j + 1]:
+                    run = state[pair]
+                    label = (
+                        "expelled"
+                        if pair in expelled
+                        else "champion"
+                        if run.champion
+                        else "alive"
+                        if run.alive
+                        else ("withdrawn" if run.out is None else "out")
+                    )
+                    lines.append(_line(i + 1, j + 1, pair, table[pair], label))
+                i = j + 1
+            out[pool] = lines
+        return out
+    if fmt == "groups":
+        group_rounds = {r["numero"] for r in record.get("rondas", []) if r.get("fase") == "groups"}
+        in_groups = [g for g in games if g.round in group_rounds]
+        groups: dict[str, list[int]] = {}
+        for g in games:
+            if g.round == 1:
+                groups.setdefault(g.group, []).extend(p for p in (g.a, g.b) if p is not None)
+        out = {}
+        qualifiers = int(rules.get("group_qualifiers") or 0)
+        for label, members in groups.items():
+            inside = set(members)
+            blocks, table = ranked(
+                members, [g for g in in_groups if g.a in inside], points_win=points_win, tiebreaks=tiebreaks
+            )
+            going = [p for block in blocks for p in block if p not in gone][:qualifiers]
+            out[label] = [
+                _line(place, to, pair, table[pair], _status(pair, expelled, gone), pair in going)
+                for place, to, pair, _pts in places(blocks, table)
+            ]
+        return out
+    blocks, table = ranked(entrants, games, points_win=points_win, tiebreaks=tiebreaks)
+    return {
+        "": [
+            _line(place, to, pair, table[pair], _status(pair, expelled, gone))
+            for place, to, pair, _pts in places(blocks, table)
+        ]
+    }

@@ -54,6 +54,7 @@ def test_every_format_played_to_its_end_recomputes_to_the_published_classificati
     assert [f.what for f in findings if not f.ok] == []
     said = [f.what for f in findings if f.article == "clasificación"]
     assert any("salen de los resultados" in s for s in said) and any("definitiva" in s for s in said)
+    assert any("líneas salen de los resultados" in s for s in said)  # the standings tables too
     sections = classification(record).sections
     assert sum(len(s) for s in sections) == 13
     if name == "repesca sin reentrada":
@@ -109,6 +110,14 @@ def test_the_classification_altered_and_signed_again_is_caught() -> None:
     r["clasificacion"]["excluidas"].append(excluded["pareja"])
     found = wrong(signed(r))
     assert any("[3.16.b]" in w for w in found) and any("[clasificación]" in w for w in found)
+
+    r = copy.deepcopy(record)  # a standings line's wins changed
+    r["tablas"][0]["filas"][0]["ganadas"] += 1
+    assert any("tabla, línea 1" in w for w in wrong(signed(r)))
+
+    r = copy.deepcopy(record)  # a record from before the tables: the rest still verifies
+    del r["tablas"]
+    assert wrong(signed(r)) == []
 
     r = copy.deepcopy(record)  # declared not final when every round is played
     r["clasificacion"]["final"] = False
