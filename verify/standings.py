@@ -296,44 +296,77 @@ def tiebreak_order(rules: dict[str, Any]) -> list[str]:
     return order or list(DEFAULT_TIEBREAKS)
 
 
+@dataclass(frozen=True)
+class Setting:
+    """What every recomputation reads from a record: its rules, its partidas and who played."""
+
+    rules: dict[str, Any]
+    points_win: int
+    tiebreaks: list[str]
+    games: list[Game]
+    entrants: list[int]
+    expelled: list[int]
+    gone: set[int]  # withdrawn or expelled
+    last_round: int
+
+    def elimination(self) -> Elimination:
+        repesca = self.rules.get("format") == "repesca"
+        return Elimination(
+            max_losses=int(self.rules.get("max_losses") or 1),
+            repesca_until=(self.rules.get("repesca_until_round") or 1) if repesca else None,
+            pool_b_losses=int(self.rules.get("pool_b_max_losses") or 2),
+            reentry=self.rules.get("repesca_reentry_round") if repesca else None,
+            finals_from=self.rules.get("final_phase_from_round"),
+        )
+
+    def groups(self) -> dict[str, list[int]]:
+        """The liguillas: the groups of round 1."""
+        found: dict[str, list[int]] = {}
+        for g in self.games:
+            if g.round == 1:
+                found.setdefault(g.group, []).extend(p for p in (g.a, g.b) if p is not None)
+        return found
+
+
+def setting(record: dict[str, Any]) -> Setting:
+    rules = record["torneo"]["reglas"]
+    games = games_of(record)
+    entrants = list(dict.fromkeys(p for g in games for p in (g.a, g.b) if p is not None))
+    status = {p["numero"]: p.get("estado") for p in record.get("parejas", [])}
+    return Setting(
+        rules=rules,
+        points_win=int(rules.get("points_per_win") or 1),
+        tiebreaks=tiebreak_order(rules),
+        games=games,
+        entrants=entrants,
+        expelled=[p for p in entrants if status.get(p) == "expelled"],
+        gone={p for p in entrants if status.get(p) in ("withdrawn", "expelled")},
+        last_round=max((r["numero"] for r in record.get("rondas", []) if r.get("estado") == "published"), default=0),
+    )
+
+
 def _after_out(state: dict[int, Run]) -> list[tuple[int, int]]:
     return sorted((p, r.out) for p, r in state.items() if r.out is not None and (r.last or 0) > r.out)
 
 
 def classification(record: dict[str, Any]) -> Classification:
     """The final classification of ``record``, from its partidas and its rules alone."""
-    rules = record["torneo"]["reglas"]
-    points_win = int(rules.get("points_per_win") or 1)
-    tiebreaks = tiebreak_order(rules)
-    games = games_of(record)
-    entrants = list(dict.fromkeys(p for g in games for p in (g.a, g.b) if p is not None))
-    status = {p["numero"]: p.get("estado") for p in record.get("parejas", [])}
-    expelled = [p for p in entrants if status.get(p) == "expelled"]
-    gone = {p for p in entrants if status.get(p) in ("withdrawn", "expelled")}
+    st = setting(record)
+    rules, games, entrants = st.rules, st.games, st.entrants
+    expelled, gone, last_round = st.expelled, st.gone, st.last_round
     kept = [p for p in entrants if p not in expelled]
-    last_round = max((r["numero"] for r in record.get("rondas", []) if r.get("estado") == "published"), default=0)
     pending = any(not g.decided for g in games)
     fmt = rules.get("format")
 
     def rank(stage: Callable[[int], Any] | None, only: Sequence[int]) -> list[tuple[int, int, int, int]]:
-        blocks, table = ranked(entrants, games, points_win=points_win, tiebreaks=tiebreaks, stage=stage, only=only)
+        blocks, table = ranked(
+            entrants, games, points_win=st.points_win, tiebreaks=st.tiebreaks, stage=stage, only=only
+        )
         return places(blocks, table)
 
     if fmt in ("ceros", "repesca"):
         repesca = fmt == "repesca"
-        state = runs(
-            entrants,
-            games,
-            Elimination(
-                max_losses=int(rules.get("max_losses") or 1),
-                repesca_until=(rules.get("repesca_until_round") or 1) if repesca else None,
-                pool_b_losses=int(rules.get("pool_b_max_losses") or 2),
-                reentry=rules.get("repesca_reentry_round") if repesca else None,
-                finals_from=rules.get("final_phase_from_round"),
-            ),
-            gone=gone,
-            last_round=last_round,
-        )
+        state = runs(entrants, games, st.elimination(), gone=gone, last_round=last_round)
         pools = [kept]
         if repesca and rules.get("repesca_reentry_round") is None:
             # Without re-entry grupo B plays for its own prizes: a classification of its own.
@@ -348,10 +381,7 @@ def classification(record: dict[str, Any]) -> Classification:
         group_rounds = {r["numero"] for r in record.get("rondas", []) if r.get("fase") == "groups"}
         in_groups = [g for g in games if g.round in group_rounds]
         cuadro = [g for g in games if g.round not in group_rounds]
-        groups: dict[str, list[int]] = {}
-        for g in games:
-            if g.round == 1:
-                groups.setdefault(g.group, []).extend(p for p in (g.a, g.b) if p is not None)
+        groups = st.groups()
         first_cuadro = min((g.round for g in cuadro), default=None)
         in_first = {p for g in cuadro if g.round == first_cuadro for p in (g.a, g.b) if p is not None}
         place_in_group: dict[int, int] = {}
@@ -359,7 +389,7 @@ def classification(record: dict[str, Any]) -> Classification:
         for members in groups.values():
             inside = set(members)
             blocks, table = ranked(
-                members, [g for g in in_groups if g.a in inside], points_win=points_win, tiebreaks=tiebreaks
+                members, [g for g in in_groups if g.a in inside], points_win=st.points_win, tiebreaks=st.tiebreaks
             )
             rows = places(blocks, table)
             place_in_group.update({p: place for place, _to, p, _pts in rows})
@@ -403,31 +433,13 @@ def standings(record: dict[str, Any]) -> dict[str, list[Line]]:
     elimination format (positions within the pool, in the order of the whole), one per liguilla
     (its first ``group_qualifiers`` pairs still in go on), the Swiss's. Every pair that played is
     listed, expelled ones too (marked)."""
-    rules = record["torneo"]["reglas"]
-    points_win = int(rules.get("points_per_win") or 1)
-    tiebreaks = tiebreak_order(rules)
-    games = games_of(record)
-    entrants = list(dict.fromkeys(p for g in games for p in (g.a, g.b) if p is not None))
-    status = {p["numero"]: p.get("estado") for p in record.get("parejas", [])}
-    expelled = {p for p in entrants if status.get(p) == "expelled"}
-    gone = {p for p in entrants if status.get(p) in ("withdrawn", "expelled")}
-    last_round = max((r["numero"] for r in record.get("rondas", []) if r.get("estado") == "published"), default=0)
+    st = setting(record)
+    rules, games, entrants, gone = st.rules, st.games, st.entrants, st.gone
+    points_win, tiebreaks = st.points_win, st.tiebreaks
+    expelled = set(st.expelled)
     fmt = rules.get("format")
     if fmt in ("ceros", "repesca"):
-        repesca = fmt == "repesca"
-        state = runs(
-            entrants,
-            games,
-            Elimination(
-                max_losses=int(rules.get("max_losses") or 1),
-                repesca_until=(rules.get("repesca_until_round") or 1) if repesca else None,
-                pool_b_losses=int(rules.get("pool_b_max_losses") or 2),
-                reentry=rules.get("repesca_reentry_round") if repesca else None,
-                finals_from=rules.get("final_phase_from_round"),
-            ),
-            gone=gone,
-            last_round=last_round,
-        )
+        state = runs(entrants, games, st.elimination(), gone=gone, last_round=st.last_round)
         blocks, table = ranked(
             entrants, games, points_win=points_win, tiebreaks=tiebreaks, stage=lambda p: state[p].key()
         )
@@ -463,10 +475,7 @@ def standings(record: dict[str, Any]) -> dict[str, list[Line]]:
     if fmt == "groups":
         group_rounds = {r["numero"] for r in record.get("rondas", []) if r.get("fase") == "groups"}
         in_groups = [g for g in games if g.round in group_rounds]
-        groups: dict[str, list[int]] = {}
-        for g in games:
-            if g.round == 1:
-                groups.setdefault(g.group, []).extend(p for p in (g.a, g.b) if p is not None)
+        groups = st.groups()
         out = {}
         qualifiers = int(rules.get("group_qualifiers") or 0)
         for label, members in groups.items():
