@@ -208,25 +208,42 @@ def person_page(circuit: Circuit, slug: str) -> PersonPage | None:
         return None
     key = f"{slug[0]}:{int(slug[1:])}"
     tournaments = circuit_tournaments(circuit)
-    found = list(
-        PairMember.objects.filter(pair__tournament__in=tournaments)
-        .exclude(pair__status=Pair.Status.WAITLISTED)
-        .select_related("player", "pair")
-    )
-    who = people(m.player_id for m in found)  # the one identity function: linked registrations included
-    mine = [m for m in found if who[m.player_id] == key]
+    mine = _registrations(circuit, tournaments).get(key)
     if not mine:
         return None
     row = next((r for r in circuit_ranking(circuit).players if r.key == slug), None)
-    order = {t.pk: i for i, t in enumerate(tournaments)}
     by_pk = {t.pk: t for t in tournaments}
-    mine.sort(key=lambda m: order[m.pair.tournament_id])
     return PersonPage(
-        name=mine[-1].player.full_name,
+        name=mine[-1][3],
         rating=ratings_of([key]).get(key),
         row=row,
-        pairs=[(by_pk[m.pair.tournament_id], m.pair.display_name, m.pair.number) for m in mine],
+        pairs=[(by_pk[tournament], pair_name, number) for tournament, pair_name, number, _name in mine],
     )
+
+
+Registration = tuple[int, str, int, str]  # (tournament id, pair's name, pair's number, player's name)
+
+
+def _registrations(circuit: Circuit, tournaments: list[Tournament]) -> dict[PersonKey, list[Registration]]:
+    """Each person's registrations in the circuit's public tournaments, by date; computed once per
+    change of the circuit or its tournaments (as the ranking), so a player's page costs no scan."""
+
+    def build() -> dict[PersonKey, list[Registration]]:
+        found = list(
+            PairMember.objects.filter(pair__tournament__in=tournaments)
+            .exclude(pair__status=Pair.Status.WAITLISTED)
+            .select_related("player", "pair")
+        )
+        who = people(m.player_id for m in found)  # the one identity function: linked registrations included
+        order = {t.pk: i for i, t in enumerate(tournaments)}
+        index: dict[PersonKey, list[Registration]] = defaultdict(list)
+        for m in sorted(found, key=lambda m: (order[m.pair.tournament_id], m.pair.number)):
+            index[who[m.player_id]].append(
+                (m.pair.tournament_id, m.pair.display_name, m.pair.number, m.player.full_name)
+            )
+        return dict(index)
+
+    return pagecache.cached(f"circuits:people:{circuit.pk}", _stamp(circuit, tournaments), build)
 
 
 def _result(s: Scored) -> Result:

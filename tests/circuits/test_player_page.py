@@ -84,3 +84,20 @@ def test_nobody_outside_the_circuits_public_tournaments_is_reachable(played: Any
     member = Pair.objects.get(tournament=drafted, number=2).ordered_members()[0].player
     Tournament.objects.filter(pk=drafted.pk).update(status=Tournament.Status.DRAFT)
     assert Client().get(reverse("circuits:player", args=[slug, f"p{member.pk}"])).status_code == 404
+
+
+def test_two_registrations_joined_with_consent_are_one_page_at_once(played: Any) -> None:
+    from circuits.services import person_link
+
+    first = Pair.objects.get(tournament=played.sims[0].tournament, number=2).ordered_members()[0].player
+    second = Pair.objects.get(tournament=played.sims[1].tournament, number=4).ordered_members()[0].player
+    url = reverse("circuits:player", args=[played.circuit.slug, f"p{min(first.pk, second.pk)}"])
+    before = Client().get(url).content.decode()
+    assert before.count("<li><a href=") == 1  # one tournament until they are joined
+    person_link(player_a=first, player_b=second, by=played.organizer, consent="Firmado al inscribirse")
+    after = Client().get(url).content.decode()
+    assert after.count("<li><a href=") == 2  # the page is read again at once: the link changed the stamp
+    assert (
+        Client().get(reverse("circuits:player", args=[played.circuit.slug, f"p{max(first.pk, second.pk)}"])).status_code
+        == 404
+    )
