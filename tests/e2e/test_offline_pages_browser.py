@@ -19,6 +19,7 @@ from django.test import Client
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from tests.e2e.waits import across_pages
 from tests.torneo.simulation import new_tournament
 from torneo.services.terminals import terminal_issue, terminal_url
 
@@ -341,7 +342,7 @@ def test_the_mesas_desk_reloads_without_network_and_is_forgotten_when_the_mesa_s
 
     browser.get(desk)
     browser.find_element(By.XPATH, "//button[contains(., 'Salir')]").click()
-    WebDriverWait(browser, 10).until(lambda b: "Salir" not in b.find_element(By.TAG_NAME, "header").text)
+    across_pages(browser, 10).until(lambda b: "Salir" not in b.find_element(By.TAG_NAME, "header").text)
     settled(browser)
     assert kept_private(browser) == []
     net.cut()

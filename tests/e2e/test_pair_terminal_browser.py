@@ -13,7 +13,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from referees.models import Incident
 from scoring.models import ClockJuego
 from scoring.services.clocks import clocks_start_round
-from tests.e2e.waits import left_the_page
+from tests.e2e.waits import across_pages, left_the_page
 from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
 from torneo.models import Match, Pair, Round, Tournament
 from torneo.services import self_check_in as checkin
@@ -99,7 +99,7 @@ def test_two_phones_report_and_confirm_a_result_without_the_mesa(live_server, br
     assert "Resultado pendiente de vuestra confirmación" in pending.text
     press(browser, pending.find_element(By.TAG_NAME, "a"))
     press(browser, browser.find_element(By.XPATH, "//button[contains(., 'Confirmar el resultado')]"))
-    WebDriverWait(browser, 10).until(lambda b: "Resultado confirmado" in b.find_element(By.TAG_NAME, "body").text)
+    across_pages(browser, 10).until(lambda b: "Resultado confirmado" in b.find_element(By.TAG_NAME, "body").text)
     match.refresh_from_db()
     assert match.outcome == Match.Outcome.PLAYED and (match.games_a, match.games_b) == (3, 1)
     browser.get(f"{live_server.url}/torneos/{t.slug}/clasificacion/")
@@ -121,9 +121,11 @@ def test_a_pair_checks_itself_in_with_the_venue_code(live_server, browser):
     browser.get(f"{live_server.url}/torneos/{t.slug}/presente/")
     browser.find_element(By.ID, "id_codigo").send_keys(checkin.venue_code(t).lower())
     press(browser, browser.find_element(By.XPATH, "//button[contains(., 'Estamos aquí')]"))
-    WebDriverWait(browser, 10).until(
-        lambda b: "presencia confirmada" in b.find_element(By.TAG_NAME, "body").text
-        and b.current_url.endswith(f"/parejas/{pair.number}/ficha/")
+    across_pages(browser, 10).until(
+        lambda b: (
+            "presencia confirmada" in b.find_element(By.TAG_NAME, "body").text
+            and b.current_url.endswith(f"/parejas/{pair.number}/ficha/")
+        )
     )
     assert Pair.objects.get(pk=pair.pk).checked_in_at is not None
 

@@ -12,6 +12,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from scoring.models import RecordedHand
 from scoring.services.results import result_confirm, result_submit
+from tests.e2e.waits import across_pages
 from tests.factories import TournamentFactory, UserFactory, grant, make_pair, player_data
 from torneo.models import Match, Player, Round, Tournament
 
@@ -99,7 +100,7 @@ def test_a_juez_records_a_hand_on_the_phone_with_the_quick_bet_buttons(live_serv
     assert browser.find_element(By.ID, "id_lance_chica").get_attribute("value") == "A:paso"
     browser.find_element(By.CSS_SELECTOR, "form.hand-form button[type=submit]").click()
 
-    WebDriverWait(browser, 10).until(lambda br: "anotada" in br.find_element(By.CSS_SELECTOR, ".messages").text)
+    across_pages(browser, 10).until(lambda br: "anotada" in br.find_element(By.CSS_SELECTOR, ".messages").text)
     hand = RecordedHand.objects.get()
     assert hand.mano_side == "b" and hand.record["lances"]["grande"] == ["A:envido 5", "B:quiero"]
     # pair_b mano: A (pair_b) +5 grande; B (pair_a) +1 chica, +3 pares, +1 punto.

@@ -21,3 +21,14 @@ def left_the_page(element: object) -> object:
         return False
 
     return check
+
+
+def across_pages(browser: object, timeout: float) -> object:
+    """A WebDriverWait for a condition read while a click replaces the page (a form's submit).
+
+    The element found on the old page goes stale between `find_element` and reading its text;
+    the next poll finds it on the new page, so a stale element is «not yet», not a failure."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(browser, timeout, ignored_exceptions=(StaleElementReferenceException,))
