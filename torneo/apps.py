@@ -42,6 +42,9 @@ class TorneoConfig(AppConfig):
         )
 
         connection_created.connect(_private_sqlite_file, dispatch_uid="torneo.private_sqlite_file")
+        from torneo import frame_changes
+
+        frame_changes.connect()
 
 
 def _private_sqlite_file(sender: Any, connection: Any, **kwargs: Any) -> None:

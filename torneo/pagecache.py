@@ -286,14 +286,17 @@ def _framed_response(request: HttpRequest, head: bytes, body: Body, tail: bytes)
 # A pair's page, with its table's clock, too: its body with the clock is kept per change and per
 # minute (scoring.views.players), the server's time written in at each request. A body this process
 # does not have is read from the shared cache, as another process rendered it. A phone signed out by the
-# mesa (a new tarjeta) forgets its frames at once (`frames_forget`); any other change (a role
-# granted, a password changed elsewhere, a pair joined) shows within FRAME_SECONDS: past it, a
-# frame is checked again (`_checked_again`: the session, and who the frame says the user is) before
-# it is used, not rendered again, for FRAME_KEEP_SECONDS. Rendered again every minute, a frame cost
-# each of those phones a whole view (~10 ms, 15 under load) once in every six pages it read: the
-# p95 of the public pages while the pairs report (benchmarks/load.py --mode players).
+# mesa (a new tarjeta) forgets its frames at once (`frames_forget`), and so does any change of what a
+# frame shows of its user, saved through the ORM (a role granted, a password changed elsewhere, a
+# pair joined: torneo/frame_changes.py). Past FRAME_SECONDS a frame is also checked again
+# (`_checked_again`: the session, and who the frame says the user is), for what no signal sees (a
+# session ended otherwise, a bulk update), and used again, not rendered again, for
+# FRAME_KEEP_SECONDS. A phone reads its page again every 10 s during a burst of results, so a
+# check every FRAME_SECONDS costs one read in FRAME_SECONDS / 10 three queries: once a minute, that
+# was one in six, the p95 of the public pages while the pairs report (benchmarks/load.py --mode
+# players); once in five minutes, one in thirty. Before the check (stop 41) each was a whole view.
 
-FRAME_SECONDS = 60
+FRAME_SECONDS = 300
 FRAME_KEEP_SECONDS = 3600  # past it, rendered again whatever the checks say
 _VERSION_MARK = "0000version0de0la0pagina0000"  # the frame's live version, written in at each request
 
@@ -384,10 +387,11 @@ def _signed_out_key(user_id: int) -> str:
 
 
 def frames_forget(*, user_id: int) -> None:
-    """The account's sessions were ended (torneo.services.terminals): its kept frames are not used
-    again (each is rendered again by a request that goes through the view, signed out). Marked for
-    twice FRAME_SECONDS: by then every frame was checked again (`_checked_again`), its session too."""
-    cache.set(_signed_out_key(user_id), time.time(), 2 * FRAME_SECONDS)
+    """The account's sessions were ended (torneo.services.terminals), or what its frames show of it
+    changed (torneo/frame_changes.py): its frames kept until now are not used again (each is
+    rendered again by a request that goes through the view). Marked for FRAME_KEEP_SECONDS: no
+    frame is used past that age, so none kept before the mark outlives it."""
+    cache.set(_signed_out_key(user_id), time.time(), FRAME_KEEP_SECONDS)
 
 
 def _frame_page(request: HttpRequest, frame: Frame, expected: str) -> HttpResponse | None:

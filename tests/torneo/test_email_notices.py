@@ -189,8 +189,8 @@ def test_the_addresses_go_when_the_tournament_is_over_or_never_confirmed():
     assert email_notices_purge(now=now) == 0
     EmailSubscription.objects.filter(pk=waiting.pk).update(asked_at=now - timedelta(days=8))
     assert email_notices_purge(now=now) == 1 and EmailSubscription.objects.get() == kept
-    assert email_notices_purge(now=now + timedelta(days=(t.end_date - now.date()).days + 1)) == 0
-    assert email_notices_purge(now=now + timedelta(days=(t.end_date - now.date()).days + 3)) == 1
+    assert email_notices_purge(now=now + timedelta(days=(t.end_date - timezone.localdate(now)).days + 1)) == 0
+    assert email_notices_purge(now=now + timedelta(days=(t.end_date - timezone.localdate(now)).days + 3)) == 1
     again = EmailSubscription.objects.create(pair=pairs[0], email="otra@example.net", consented_at=now)
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
     assert email_notices_purge(now=now) == 1 and not EmailSubscription.objects.filter(pk=again.pk).exists()

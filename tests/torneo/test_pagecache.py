@@ -770,7 +770,7 @@ def test_a_phone_signed_out_by_a_new_tarjeta_never_gets_its_kept_frame(state_kep
     assert "Pareja 3 · móvil" not in page and "Entrar" in page
 
 
-def test_a_phones_frame_past_its_minute_is_checked_again_not_rendered_again(state_kept, monkeypatch):
+def test_a_phones_frame_past_its_frame_seconds_is_checked_again_not_rendered_again(state_kept, monkeypatch):
     """A frame older than FRAME_SECONDS (here: every request) is used again once the request's
     session still signs in its user, with the same name, pairs and no roles: three queries (the
     session, the user, its pairs and roles), not the whole view (ten or more) once a minute per
@@ -810,6 +810,63 @@ def test_a_frame_checked_again_is_not_used_once_its_user_changed(state_kept, mon
     phone.get(url)  # a frame kept again
     user.set_password("otra-clave-distinta")
     user.save()
+    page = _page(phone.get(url))
+    assert "Pareja 3 · móvil" not in page and "Entrar" in page
+
+
+def test_a_change_of_what_a_frame_shows_forgets_it_at_once_not_at_its_next_check(
+    state_kept, django_capture_on_commit_callbacks
+):
+    """What a player's frame shows of its user changes with a row saved through the ORM (a role,
+    the password, a player linked to a pair, the account's name): its frames are rendered again at
+    the next request, not FRAME_SECONDS later (torneo/frame_changes.py); and a sign-in, which only
+    saves ``last_login``, forgets nothing."""
+    from django.contrib.auth import get_user_model
+
+    from torneo.models import PairTerminal, Player, TournamentRole
+
+    assert pagecache.FRAME_SECONDS >= 60  # no check in between: only the signals can show these
+    sim = new_tournament(8)
+    round_ = sim.play_round()
+    url = f"/torneos/{sim.tournament.slug}/rondas/{round_.number}/"
+    pagecache.public_state(sim.tournament.slug)  # kept, as at an event
+    phone = _phone(sim, 3)
+    phone.get(url)
+    user = PairTerminal.objects.get(pair__tournament=sim.tournament, pair__number=3).user
+
+    def kept() -> bool:
+        with CaptureQueriesContext(connection) as queries:
+            phone.get(url)
+        return len(queries) == 0
+
+    assert kept()
+    with django_capture_on_commit_callbacks(execute=True):
+        TournamentRole.objects.create(tournament=sim.tournament, user=user, role=TournamentRole.Role.CONTROL)
+    assert "mesa de control" in _page(phone.get(url))
+    with django_capture_on_commit_callbacks(execute=True):
+        TournamentRole.objects.filter(user=user).delete()
+    assert "mesa de control" not in _page(phone.get(url))
+    assert kept()
+    # A player of pair 5 linked to this account: its menu names both pairs.
+    player = Player.objects.filter(memberships__pair__number=5, tournament=sim.tournament).first()
+    with django_capture_on_commit_callbacks(execute=True):
+        player.user = user
+        player.save()
+    page = _page(phone.get(url))
+    assert "Tu pareja 3" in page and "Tu pareja 5" in page
+    with django_capture_on_commit_callbacks(execute=True):
+        player.user = None
+        player.save()
+    assert "Tu pareja 5" not in _page(phone.get(url))
+    # (a player's row is in the public stamp: the state kept is computed again, as PAGES_STATE_SECONDS later)
+    pagecache.refresh_state(tournament_id=sim.tournament.pk)
+    phone.get(url)
+    assert kept()
+    get_user_model().objects.filter(pk=user.pk).first().save(update_fields=["last_login"])
+    assert kept()
+    with django_capture_on_commit_callbacks(execute=True):
+        user.set_password("otra-clave-distinta")
+        user.save()
     page = _page(phone.get(url))
     assert "Pareja 3 · móvil" not in page and "Entrar" in page
 
