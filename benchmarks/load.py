@@ -79,6 +79,7 @@ import argparse
 import bisect
 import gzip
 import html
+import http.client
 import http.cookiejar
 import io
 import json
@@ -88,6 +89,7 @@ import random
 import re
 import shutil
 import signal
+import socket
 import statistics
 import sys
 import tempfile
@@ -162,6 +164,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--threads", type=int, default=1, help="gunicorn threads per worker (default 1: sync workers, as production)"
     )
     p.add_argument("--worker-nice", type=int, default=0, help="the Celery worker's niceness (default 0)")
+    p.add_argument(
+        "--phone-rcvbuf",
+        type=int,
+        default=RCVBUF,
+        help=f"each phone socket's receive buffer in bytes (default {RCVBUF}: a page's answer fits in it, as "
+        "nginx takes it in production; 0: the kernel's default)",
+    )
+    p.add_argument(
+        "--phones-priority",
+        choices=("normal", "idle"),
+        default="normal",
+        help="the phones' CPU priority: idle (SCHED_IDLE) runs them only when no process of the server needs "
+        "the core, the nearest this machine comes to phones on other machines (default normal)",
+    )
     p.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE", help="for the servers")
     p.add_argument(
         "--quick",
@@ -219,6 +235,46 @@ class Recorder:
         ]
 
 
+# --- the phones' sockets -----------------------------------------------------------------------------
+#
+# A phone's TCP receive buffer (``--phone-rcvbuf``). On loopback the kernel's default one (128 KB,
+# half of it offered as the window) holds less than a 1,146-pair page (80 KB gzipped, more with its
+# headers and a signed-in frame stored around it), so a sync gunicorn worker could not finish
+# writing it until the phone's thread, in a process of hundreds of them, came round to read it:
+# the server's own time (its access log) then counted the load generator's wait. In production
+# nginx takes the whole answer from the worker (docs/production.md); a roomy buffer gives the
+# phones here the same effect, and ``0`` keeps the kernel's default.
+RCVBUF = 1 << 20
+
+
+class _RoomyConnection(http.client.HTTPConnection):
+    """An HTTP connection whose socket gets the phones' receive buffer before it connects (the
+    window is agreed at the handshake)."""
+
+    def connect(self) -> None:
+        if not RCVBUF:
+            return super().connect()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)
+            sock.settimeout(self.timeout)
+            sock.connect((self.host, self.port))
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except BaseException:
+            sock.close()
+            raise
+        self.sock = sock
+        return None
+
+
+class _RoomyHandler(urllib.request.HTTPHandler):
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(_RoomyConnection, req)
+
+
+_OPENER = urllib.request.build_opener(_RoomyHandler())
+
+
 def fetch(
     url: str,
     *,
@@ -235,7 +291,7 @@ def fetch(
         headers["Authorization"] = f"Token {token}"
     request = urllib.request.Request(url, data=data, headers=headers, method=method)
     try:
-        with urllib.request.urlopen(request, timeout=120) as response:
+        with _OPENER.open(request, timeout=120) as response:
             return response.status, response.read(), response.headers.get("Content-Encoding", "")
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read(), exc.headers.get("Content-Encoding", "")
@@ -404,6 +460,17 @@ def phone(base: str, world: dict[str, Any], index: int, rec: Recorder, stop: thr
             live, version = live_of(base, *timed(rec, kind, url))
 
 
+def as_phones(priority: str) -> None:
+    """Puts this thread and those it starts at the phones' CPU priority (``--phones-priority``).
+
+    The phones stand for hundreds of devices that do not share the server's cores; on one
+    machine, ``idle`` (Linux's SCHED_IDLE) gives a core to them only when no server process
+    (web, Celery, the database) is waiting for it, so they stop queueing in front of the
+    requests they time. Called after the servers started: they do not inherit it."""
+    if priority == "idle":
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
 def phone_process(base: str, world: dict[str, Any], indices: list[int], poll: float, stop: Any, out: Any) -> None:
     """One process of phones: real phones do not share one interpreter lock, and the time a phone
     thread waits for it is not the server's. Sends back its hits when ``stop`` is set."""
@@ -519,7 +586,9 @@ class Browser:
 
     def __init__(self) -> None:
         self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect())
+        self.opener = urllib.request.build_opener(
+            _RoomyHandler(), urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect()
+        )
 
     def fetch(
         self, url: str, *, method: str = "GET", data: bytes | None = None, headers: dict[str, str] | None = None
@@ -1049,7 +1118,9 @@ def idle_yardstick(base: str, world: dict[str, Any], rec: Recorder, requests: in
 
 
 def main(argv: list[str] | None = None) -> int:
+    global RCVBUF  # the phones' processes are forked: they inherit it
     args = parse_args(argv)
+    RCVBUF = args.phone_rcvbuf
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     own_dir = tempfile.mkdtemp(prefix="torneo-event-")
     try:
@@ -1070,6 +1141,7 @@ def run(args: argparse.Namespace, own_dir: Path) -> int:
     print(f"Base de datos: {json.dumps(facts, ensure_ascii=False)}")
     world = prepare_database(args.pairs)
     servers = contention.start_servers(args, var_dir)
+    as_phones(args.phones_priority)
     rec = Recorder()
     stop: Any = None
     worker: dict[str, Any] = {"ok": False}
@@ -1177,6 +1249,7 @@ def run_players(args: argparse.Namespace, own_dir: Path) -> int:
     world = prepare_database(args.pairs)
     args.access_log = var_dir / "access.log"
     servers = contention.start_servers(args, var_dir)
+    as_phones(args.phones_priority)
     rec = Recorder()
     stop: Any = None
     worker: dict[str, Any] = {"ok": False}
@@ -1326,6 +1399,8 @@ def run_players(args: argparse.Namespace, own_dir: Path) -> int:
         report |= {
             "mode": "players",
             "phones": phones,
+            "phones_priority": args.phones_priority,
+            "phone_rcvbuf": args.phone_rcvbuf,
             "tables": tables,
             "idle_p95_ms": round(idle_p95 * 1000, 2),
             "phases": table,
