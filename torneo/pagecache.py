@@ -48,6 +48,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from torneo import crc32
 from torneo.models import Pair, PairMember, Player, Session, Tournament
 from torneo.numbers import canonical_int
 
@@ -134,21 +135,34 @@ def cached(key: str, stamp: str, build: Callable[[], T]) -> T:
 
 @dataclass(frozen=True)
 class Body:
-    """A page body as kept (`cached_body`): its HTML as UTF-8 bytes (never re-escaped or
-    re-encoded), the stamp it was rendered at (for `page_with_body`), when it was rendered
-    (``time.time()``), and, for a large one, the same HTML deflated once when it was rendered (raw
-    deflate ended by a sync flush: `page_with_body` sends it inside a signed-in visitor's gzip)."""
+    """A page body as kept (`cached_body`): the stamp it was rendered at (for `page_with_body`),
+    when it was rendered (``time.time()``) and its HTML as UTF-8 bytes (never re-escaped or
+    re-encoded): as it is (``content``: a small body, or one with a clock, whose server time is
+    written in at each request), or, for a large one, only deflated once when it was rendered (raw
+    deflate ended by a sync flush: `gzip_around` sends it inside a signed-in visitor's gzip), with
+    the CRC-32 and length of its HTML for the gzip trailer. Kept deflated only, a 573-table round is
+    a 90 KB entry, not 1.1 MB, for each web process to read from the shared cache and unpickle after
+    each change (benchmarks/load.py --mode players: ~2 ms a read, the tail of the public pages while
+    the pairs report); the rare browser that takes no gzip gets it inflated (`html`)."""
 
-    html: bytes
+    content: bytes | None
     stamp: str
     at: float = 0.0
     deflated: bytes | None = None
     key: str = ""  # its key in `recent_bodies` and the shared cache ("": a body of its request's own)
     max_age: float | None = None  # seconds it stays true though its stamp does not change (a clock)
+    crc: int = 0  # of its HTML, kept deflated only (with ``content``, computed from it)
+    length: int = 0
+
+    @property
+    def html(self) -> bytes:
+        if self.content is not None:
+            return self.content
+        return zlib.decompressobj(-15).decompress(self.deflated or b"")
 
     @property
     def size(self) -> int:
-        return len(self.html) + len(self.deflated or b"")
+        return len(self.content or b"") + len(self.deflated or b"")
 
     def current(self, stamp: str) -> bool:
         """Whether it may be served for ``stamp``: rendered at it (and not past its age), or
@@ -178,11 +192,12 @@ def kept_body(key: str, stamp: str, render: Callable[[], bytes], *, max_age: flo
     if kept is not None and kept.current(stamp):
         return kept
 
-    def build() -> tuple[bytes, float, bytes | None]:
+    def build() -> tuple[bytes | None, float, bytes | None, int, int]:
         html = render()
         # A clock's page is sent with the time of each request written in (`_with_server_now`).
-        deflate = len(html) >= GZIP_FROM_BYTES and _CLOCK_DATA not in html
-        return html, time.time(), _deflated(html) if deflate else None
+        if len(html) < GZIP_FROM_BYTES or _CLOCK_DATA in html:
+            return html, time.time(), None, 0, 0
+        return None, time.time(), _deflated(html), zlib.crc32(html), len(html)
 
     every = settings.PAGES_RENDER_EVERY_SECONDS
     built, value = cached_with_stamp(key, stamp, build, every=every, max_age=max_age)
@@ -194,14 +209,18 @@ def kept_body(key: str, stamp: str, render: Callable[[], bytes], *, max_age: flo
 def _body_of(key: str, stamp: str, value: Any, max_age: float | None) -> Body:
     if isinstance(value, bytes):  # kept by an earlier version of this code
         value = (value, 0.0, None)
-    return Body(value[0], stamp, value[1], value[2], key, max_age)
+    if len(value) == 3:  # kept by an earlier version too: the HTML beside its deflate
+        value = (*value, 0, 0)
+    return Body(value[0], stamp, value[1], value[2], key, max_age, value[3], value[4])
 
 
 def _shared_body(key: str, max_age: float | None) -> Body | None:
     """The body `kept_body` keeps under ``key`` (with its language) in the shared cache, as another
     process rendered it; None if none."""
     entry = cache.get(key)
-    if not isinstance(entry, tuple) or len(entry) != 3 or not isinstance(entry[1], tuple) or len(entry[1]) != 3:
+    if not isinstance(entry, tuple) or len(entry) != 3 or not isinstance(entry[1], tuple):
+        return None
+    if len(entry[1]) not in (3, 5):
         return None
     return _body_of(key, entry[0], entry[1], max_age)
 
@@ -230,8 +249,12 @@ def gzip_around(head: bytes, body: Body, tail: bytes) -> bytes:
     nothing away, and the body, the same for everyone, holds nothing secret. So a signed-in phone
     gets a 573-table round as 80 KB, not 900 KB, for the cost of a CRC."""
     assert body.deflated is not None
-    crc = zlib.crc32(tail, zlib.crc32(body.html, zlib.crc32(head)))
-    size = len(head) + len(body.html) + len(tail)
+    if body.content is not None:
+        crc, length = zlib.crc32(body.content, zlib.crc32(head)), len(body.content)
+    else:
+        crc, length = crc32.combine(zlib.crc32(head), body.crc, body.length), body.length
+    crc = zlib.crc32(tail, crc)
+    size = len(head) + length + len(tail)
     trailer = struct.pack("<II", crc, size & 0xFFFFFFFF)
     return b"".join((_GZIP_HEADER, _stored(head, final=False), body.deflated, _stored(tail, final=True), trailer))
 
@@ -239,7 +262,7 @@ def gzip_around(head: bytes, body: Body, tail: bytes) -> bytes:
 def page_with_body(request: HttpRequest, template: str, context: dict[str, Any], body: Body) -> HttpResponse:
     """Render the per-user page around the cached body: the template prints `{{ body }}` once, and
     `{{ live_version }}` is the version the body shows (static/js/live.js compares it). The response
-    keeps the stamp (``page_stamp``) and its plain HTML (``page_html``) for `anonymous_page`, and,
+    keeps the stamp (``page_stamp``) and its parts (``page_parts``) for `anonymous_page`, and,
     for a player signed in, the frame to use again (``page_frame``: see `Frame`); a browser that
     takes gzip gets a large body as it was deflated once (`gzip_around`)."""
     context = {**context, "body": mark_safe(_MARK), "live_version": _VERSION_MARK}
@@ -259,15 +282,16 @@ def page_with_body(request: HttpRequest, template: str, context: dict[str, Any],
 
 def _framed_response(request: HttpRequest, head: bytes, body: Body, tail: bytes) -> HttpResponse:
     """The page of ``head + body + tail``; a body with a table's clock (kept, scoring.views.players)
-    gets the server's time now, from which static/js/clocks.js counts."""
-    parts = (head, _with_server_now(body.html) if body.deflated is None else body.html, tail)
+    gets the server's time now, from which static/js/clocks.js counts. The response keeps its
+    three parts (``page_parts``) for `anonymous_page` to keep it whole."""
     if body.deflated is not None and _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
         response = HttpResponse(gzip_around(head, body, tail))
         response["Content-Encoding"] = "gzip"
     else:
-        response = HttpResponse(b"".join(parts))
+        html = body.html if body.deflated is not None else _with_server_now(body.html)
+        response = HttpResponse(b"".join((head, html, tail)))
     patch_vary_headers(response, ("Accept-Encoding",))
-    response.page_html = parts  # type: ignore[attr-defined]
+    response.page_parts = (head, body, tail)  # type: ignore[attr-defined]
     return response
 
 
@@ -606,6 +630,19 @@ class Page:
             return cls(stamp, time.time(), None, gzip.compress(content, compresslevel=6, mtime=0), counted)
         return cls(stamp, time.time(), content, None, counted)
 
+    @classmethod
+    def of_response(cls, stamp: str, response: HttpResponse, *, counted: int = 0) -> "Page":
+        """The page a view answered, kept: a body kept deflated (`page_with_body`) sent gzipped is
+        kept as it was sent (its frame stored around the body's deflate: `gzip_around`), not
+        inflated and compressed again, 900 KB of a 573-table round."""
+        parts = getattr(response, "page_parts", None)
+        if parts is None:
+            return cls.of(stamp, response.content, counted=counted)
+        head, body, tail = parts
+        if response.get("Content-Encoding") == "gzip":
+            return cls(stamp, time.time(), None, response.content, counted)
+        return cls.of(stamp, head + body.html + tail, counted=counted)
+
     @property
     def html(self) -> bytes:
         if self.content is not None:
@@ -736,13 +773,11 @@ def anonymous_page(
                     return _served(request, entry)
             response = view(request, slug, **kwargs)
             built = getattr(response, "page_stamp", None)
-            html = b"".join(getattr(response, "page_html", ())) or response.content
-            # A page with a form that needs a token is the visitor's own: never kept whole.
             whole = response.status_code == 200 and built is not None and not response.cookies
-            if whole and b"csrfmiddlewaretoken" not in html:
+            if whole and _without_token(response):
                 today = _today()
                 if (entry is not None and entry.counted == today) or _counted(state.pk, today):
-                    entry = Page.of(built, html, counted=today)
+                    entry = Page.of_response(built, response, counted=today)
                     cache.set(key, entry, TTL)
                     if built == expected:
                         recent.put(key, entry)
@@ -813,6 +848,20 @@ def _counted(tournament_id: int, day: int) -> bool:
         return False
     cache.touch(key, TTL)  # the file cache's incr stores it again with its default timeout
     return int(count) <= int(settings.PAGES_MAX_PER_TOURNAMENT)
+
+
+def _without_token(response: HttpResponse) -> bool:
+    """Whether a page has no form that needs a token (such a page is the visitor's own: never kept
+    whole). A body kept deflated only is rendered without a request (`kept_body`: the same for
+    everyone, it holds no token), so only its frame is read."""
+    parts = getattr(response, "page_parts", None)
+    if parts is None:
+        return _TOKEN_FIELD not in response.content
+    head, body, tail = parts
+    return not any(_TOKEN_FIELD in part for part in (head, body.content or b"", tail))
+
+
+_TOKEN_FIELD = b"csrfmiddlewaretoken"
 
 
 def stamp_with_version(stamp: str, version: int) -> str:

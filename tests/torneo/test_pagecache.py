@@ -3,6 +3,7 @@
 import gzip
 import json
 import re
+import zlib
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -681,11 +682,27 @@ def test_a_signed_in_phone_gets_a_large_page_gzipped_with_its_own_frame_never_co
 
 def test_the_gzip_around_a_body_is_the_gzip_of_the_whole_page():
     body_html = ("<tr><td>mesa</td><td>Pareja ñ</td></tr>" * 500).encode()
-    body = pagecache.Body(body_html, "1.2.3.4", 0.0, pagecache._deflated(body_html))
+    deflated = pagecache._deflated(body_html)
     head, tail = b"<html><form><input value=secreto>" * 3000, b"</table></html>"
-    packed = pagecache.gzip_around(head, body, tail)
-    assert gzip.decompress(packed) == head + body_html + tail
-    assert b"secreto" in packed and len(packed) < len(head) + 2 * len(tail) + len(body_html) // 10
+    # Kept deflated only (its CRC and length beside it), or with its HTML: the same gzip.
+    kept = pagecache.Body(None, "1.2.3.4", 0.0, deflated, crc=zlib.crc32(body_html), length=len(body_html))
+    for body in (kept, pagecache.Body(body_html, "1.2.3.4", 0.0, deflated)):
+        packed = pagecache.gzip_around(head, body, tail)
+        assert gzip.decompress(packed) == head + body_html + tail
+        assert b"secreto" in packed and len(packed) < len(head) + 2 * len(tail) + len(body_html) // 10
+    assert kept.html == body_html  # (inflated for the rare browser that takes no gzip)
+
+
+def test_a_large_body_is_kept_deflated_only_in_the_shared_cache_and_in_memory():
+    body_html = ("<tr><td>mesa</td><td>Pareja ñ</td></tr>" * 500).encode()
+    body = pagecache.kept_body("cuerpo-grande", "1.2.3.4", lambda: body_html)
+    shared = pagecache._shared_body("cuerpo-grande:" + translation.get_language(), None)
+    for kept in (body, shared):
+        assert kept.content is None and kept.size < len(body_html) // 10
+        assert kept.length == len(body_html) and kept.crc == zlib.crc32(body_html)
+        assert zlib.decompressobj(-15).decompress(kept.deflated) == body_html
+    small = pagecache.kept_body("cuerpo-chico", "1.2.3.4", lambda: b"<p>mesa 1</p>")
+    assert small.content == b"<p>mesa 1</p>" and small.deflated is None
 
 
 # --- a pair's phones, signed in: their frame kept, the body from memory (issue 32) -----------------
