@@ -39,7 +39,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection
+from django.db import connection, models
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -264,16 +264,20 @@ def page_with_body(request: HttpRequest, template: str, context: dict[str, Any],
     keeps the stamp (``page_stamp``) and its parts (``page_parts``) for `anonymous_page`, and,
     for a player signed in, the frame to use again (``page_frame``: see `Frame`); a browser that
     takes gzip gets a large body as it was deflated once (`gzip_around`)."""
-    context = {**context, "body": mark_safe(_MARK), "live_version": _VERSION_MARK}
-    html = render_to_string(template, context, request)
-    head, mark, tail = html.partition(_MARK)
-    if not mark:
-        raise ValueError(f"{template} does not print {{{{ body }}}}")
-    frame = _frame(request, context.get("tournament"), head.encode(), tail.encode(), body)
-    version = str(stamp_version(body.stamp))
-    response = _framed_response(
-        request, head.replace(_VERSION_MARK, version).encode(), body, tail.replace(_VERSION_MARK, version).encode()
-    )
+    printed = _context_print(context)
+    frame = _kept_frame(request, body, printed)
+    if frame is None:
+        page = {**context, "body": mark_safe(_MARK), "live_version": _VERSION_MARK}
+        html = render_to_string(template, page, request)
+        head, mark, tail = html.partition(_MARK)
+        if not mark:
+            raise ValueError(f"{template} does not print {{{{ body }}}}")
+        frame = _frame(request, context.get("tournament"), head.encode(), tail.encode(), body, printed)
+        framed = (head.encode(), tail.encode())
+    else:
+        framed = (frame.head, frame.tail)
+    mark, version = _VERSION_MARK.encode(), str(stamp_version(body.stamp)).encode()
+    response = _framed_response(request, framed[0].replace(mark, version), body, framed[1].replace(mark, version))
     response.page_stamp = body.stamp  # type: ignore[attr-defined]
     response.page_frame = frame  # type: ignore[attr-defined]
     return response
@@ -339,13 +343,16 @@ class Frame:
     max_age: float | None = None  # the body's (`Body.max_age`)
     who: tuple[Any, ...] = ()  # what of the user the frame shows (`_who`)
     checked: float = 0.0  # when it was last found true (`_checked_again`); 0: when rendered (``at``)
+    context: str = ""  # what of the view's context it was rendered from (`_context_print`)
 
 
 def _tournament_part(stamp: str) -> str:
     return ".".join(stamp.split(".")[:3])
 
 
-def _frame(request: HttpRequest, tournament: Any, head: bytes, tail: bytes, body: Body) -> Frame | None:
+def _frame(
+    request: HttpRequest, tournament: Any, head: bytes, tail: bytes, body: Body, printed: str = ""
+) -> Frame | None:
     """The frame to keep from this request, or None (see above)."""
     from torneo.permissions import roles_for
 
@@ -355,9 +362,40 @@ def _frame(request: HttpRequest, tournament: Any, head: bytes, tail: bytes, body
     if roles_for(user, tournament) or b'<ul class="messages">' in head:
         return None
     now = time.time()
-    return Frame(
-        head, tail, body.key, _tournament_part(body.stamp), user.pk, now, body.max_age, _who(user, tournament), now
-    )
+    who = _who(user, tournament)
+    return Frame(head, tail, body.key, _tournament_part(body.stamp), user.pk, now, body.max_age, who, now, printed)
+
+
+def _context_print(context: dict[str, Any]) -> str:
+    """What a page's frame is rendered from, besides the request's user and the tournament's name
+    and settings (its stamp's first parts): the view's context (a pair's name in the title, whether
+    its table's clock runs, for its script), a model by what it is and how it reads."""
+    parts = []
+    for name, value in sorted(context.items()):
+        if isinstance(value, models.Model):
+            value = (value._meta.label, value.pk, str(value))
+        parts.append(f"{name}={value!r}")
+    return hashlib.sha256("\x00".join(parts).encode()).hexdigest()
+
+
+_FRAME_ATTR = "_pagecache_frame"
+
+
+def _kept_frame(request: HttpRequest, body: Body, printed: str) -> Frame | None:
+    """The frame this browser kept of this page (`anonymous_page` found it and checked it, but not
+    the body it expected), when it frames the body the view rendered: the same body key, the same
+    tournament's name and settings, the same context, an account not signed out since. A view
+    that renders a body after a change then renders no frame: a pair's phone reading its own page
+    after each report or confirmation (benchmarks/load.py --mode players) paid the page's template
+    and menu again (~8 ms) for the frame it already had."""
+    frame = getattr(request, _FRAME_ATTR, None)
+    user = getattr(request, "user", None)
+    if not isinstance(frame, Frame) or user is None or user.pk != frame.user_id:
+        return None
+    if frame.body_key != body.key or frame.context != printed or frame.tournament != _tournament_part(body.stamp):
+        return None
+    out = cache.get(_signed_out_key(frame.user_id))
+    return None if out is not None and out >= frame.at else frame
 
 
 def _who(user: Any, tournament: Tournament) -> tuple[Any, ...]:
@@ -796,6 +834,8 @@ def anonymous_page(
                 served = None if expected is None or frame is None else _frame_page(request, frame, expected)
                 if served is not None:
                     return served
+                if expected is not None and frame is not None:
+                    setattr(request, _FRAME_ATTR, frame)  # the body changed, not the frame: `_kept_frame`
             response = view(request, slug, **kwargs)
             frame = getattr(response, "page_frame", None)
             if key is not None and frame is not None and response.status_code == 200 and not response.cookies:

@@ -207,16 +207,23 @@ def is_member_of(user: User, pair: Pair) -> bool:
     prefetched = getattr(pair, "_prefetched_objects_cache", {}).get("members")
     if prefetched is not None and any(m.player.user_id == user.pk for m in prefetched):
         return True
-    if prefetched is not None and not _is_terminal(user):
-        return False
+    if prefetched is not None:
+        return pair.pk in _terminal_pairs(user)
     return bool(member_pairs(user, [pair.pk]))
 
 
+def _terminal_pairs(user: User) -> frozenset[int]:
+    """The pairs whose terminal the account is (one query per request, cached on the user): a
+    pair's phone reading its own page asks no more."""
+    if "_pair_terminals" not in user.__dict__:
+        found = PairTerminal.objects.filter(user_id=user.pk or 0).values_list("pair_id", flat=True)
+        user.__dict__["_pair_terminals"] = frozenset(found)
+    return frozenset(user.__dict__["_pair_terminals"])
+
+
 def _is_terminal(user: User) -> bool:
-    """Whether the account is a pair's terminal (one query per request, cached on the user)."""
-    if "_is_pair_terminal" not in user.__dict__:
-        user.__dict__["_is_pair_terminal"] = PairTerminal.objects.filter(user_id=user.pk or 0).exists()
-    return bool(user.__dict__["_is_pair_terminal"])
+    """Whether the account is a pair's terminal (`_terminal_pairs`)."""
+    return bool(_terminal_pairs(user))
 
 
 def is_player_of(user: User, match: Match) -> bool:

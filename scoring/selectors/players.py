@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.models import ResultSubmission
+from scoring.models import RecordedHand, ResultSubmission
 from scoring.selectors.clocks import ClockInfo, latest_round_times, match_clock, rounds_newest_first
 from scoring.selectors.standings import ceros_rules
 from scoring.standings import MatchRecord, survival
@@ -147,27 +147,39 @@ def pair_with_players(tournament: Tournament, number: int) -> Pair | None:
     return qs.first()
 
 
-def _lines(pair: Pair) -> list[MatchLine]:
-    matches = (
+def _lines(pair: Pair, tournament: Tournament) -> list[MatchLine]:
+    """The pair's matches, newest first: three plain queries (the matches, the opponents' players,
+    the hands recorded), the pair itself and the tournament as the caller read them. One query with
+    both pairs' players prefetched and the hands counted in a GROUP BY over every column of the
+    match cost more to build than to run: the pair's phones read this page after each change."""
+    matches = list(
         Match.objects.filter(Q(pair_a=pair) | Q(pair_b=pair), round__status=Round.Status.PUBLISHED)
         .select_related("round", "pair_a", "pair_b")
-        .prefetch_related(members_prefetch("pair_a__members"), members_prefetch("pair_b__members"))
-        .annotate(
-            hand_count=Count("recorded_games__hands", filter=Q(recorded_games__hands__is_current=True), distinct=True)
-        )
         .order_by("-round__number")
     )
+    hands = (
+        RecordedHand.objects.filter(game__match__in=[m.pk for m in matches], is_current=True)
+        .order_by()
+        .values_list("game__match_id")
+        .annotate(n=Count("pk"))
+    )
+    counts = dict(hands) if matches else {}
     lines = []
     for m in matches:
         side = "a" if m.pair_a_id == pair.pk else "b"
-        opponent = m.pair_b if side == "a" else m.pair_a
-        lines.append(MatchLine(m, side, opponent, m.hand_count))
+        if side == "a":
+            m.pair_a = pair
+        else:
+            m.pair_b = pair
+        m.round.tournament = tournament
+        lines.append(MatchLine(m, side, m.pair_b if side == "a" else m.pair_a, counts.get(m.pk, 0)))
+    prefetch_related_objects([line.opponent for line in lines if line.opponent is not None], members_prefetch())
     return lines
 
 
 def pair_page(tournament: Tournament, pair: Pair) -> PairPage:
     """Everything the pair page shows, in a fixed number of queries."""
-    lines = _lines(pair)
+    lines = _lines(pair, tournament)
     rounds = rounds_newest_first(tournament)
     latest = rounds[0] if rounds else None
     current_line = next((line for line in lines if latest is not None and line.round.pk == latest.pk), None)
@@ -190,9 +202,9 @@ def pair_page(tournament: Tournament, pair: Pair) -> PairPage:
         out = not state.alive
     match_ids = [line.match.pk for line in lines]
     proposed = list(
-        ResultSubmission.objects.filter(match_id__in=match_ids, status=ResultSubmission.Status.PROPOSED)
-        .select_related("match__round", "winner")
-        .order_by("-submitted_at")
+        ResultSubmission.objects.filter(match_id__in=match_ids, status=ResultSubmission.Status.PROPOSED).order_by(
+            "-submitted_at"
+        )
     )
     # A pair's own report (issue 32) waits for the other pair, whoever wins; any other proposal
     # waits for the losing pair (AMM 3.16).
@@ -202,7 +214,10 @@ def pair_page(tournament: Tournament, pair: Pair) -> PairPage:
     pending = [s for s in proposed if s not in reported and (s in reports or s.winner_id != pair.pk)]
     by_match = {line.match.pk: line for line in lines}
     for sub in [*pending, *reported]:
-        sub.line = by_match[sub.match_id]  # the template shows it from the pair's side
+        sub.line = line = by_match[sub.match_id]  # the template shows it from the pair's side
+        sub.match = line.match  # its round, and both pairs with their players, as read above
+        if sub.winner_id is not None:
+            sub.winner = pair if sub.winner_id == pair.pk else line.opponent
     return PairPage(pair, current, past, wins, losses, byes, out, pending, reported)
 
 

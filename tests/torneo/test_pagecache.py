@@ -931,3 +931,43 @@ def test_a_pair_phone_reads_its_own_page_with_the_clock_again_without_a_query_co
     with time_machine.travel(past, tick=False), CaptureQueriesContext(connection) as queries:
         _page(phone.get(url))
     assert len(queries) > 0
+
+
+def test_a_pair_phone_whose_page_changed_gets_the_new_body_in_the_frame_it_kept_without_rendering_it_again(
+    state_kept, django_capture_on_commit_callbacks
+):
+    """After a report or a confirmation the pair's page goes through the view to render its new
+    body, but the phone's frame (the page's template, its menu, its «Salir» form) did not change:
+    the frame it kept is used again, not rendered again. A change of what the frame shows (the
+    pair's name in its title) renders it again."""
+    from scoring.services.results import result_report
+    from torneo.models import PairTerminal
+
+    sim = new_tournament(8)
+    round_ = publish_next_round(sim)
+    match = playing(round_)[0]
+    phone = _phone(sim, match.pair_a.number)
+    _phone(sim, match.pair_b.number)  # the rival's tarjeta: its terminal reports
+    url = f"/torneos/{sim.tournament.slug}/parejas/{match.pair_a.number}/ficha/"
+    first = _page(phone.get(url))
+    assert "Anotar el resultado" in first and "Resultado pendiente de vuestra confirmación" not in first
+    by = PairTerminal.objects.get(pair=match.pair_b).user
+    with django_capture_on_commit_callbacks(execute=True):
+        result_report(match=match, by=by, games_a=1, games_b=3)
+    response = phone.get(url)
+    again = _page(response)
+    templates = {t.name for t in response.templates}
+    assert "scoring/players/_pair_body.html" in templates  # its body rendered again
+    assert "scoring/players/pair.html" not in templates and "base.html" not in templates  # not its frame
+    assert "Resultado pendiente de vuestra confirmación" in again and _version(again) > _version(first)
+    head, tail = (lambda h: (h[: h.index('<h1 class="pair-title">')], h[h.rindex("</p>") :]))(first)
+    version = 'data-live-version="{}"'
+    assert again.startswith(head.replace(version.format(_version(first)), version.format(_version(again))))
+    assert again.endswith(tail)
+    # The pair renamed: its title is in the frame, which is rendered again.
+    Pair.objects.filter(pk=match.pair_a.pk).update(name="Los Renombrados")
+    with django_capture_on_commit_callbacks(execute=True):
+        result_report(match=match, by=by, games_a=0, games_b=3)
+    response = phone.get(url)
+    assert "scoring/players/pair.html" in {t.name for t in response.templates}
+    assert "<title>" + f"{match.pair_a.number} · Los Renombrados" in _page(response)
