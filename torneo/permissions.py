@@ -191,11 +191,16 @@ def can_create_tournament(user: User) -> bool:
 def member_pairs(user: User, pair_ids: Iterable[int | None]) -> set[int]:
     """The pairs among ``pair_ids`` in which the user is a player (or which the user's pair terminal
     is): one query."""
+    return member_pairs_of_user_id(user.pk if user.is_authenticated else None, pair_ids)
+
+
+def member_pairs_of_user_id(user_id: int | None, pair_ids: Iterable[int | None]) -> set[int]:
+    """`member_pairs` of an account known by its id (a result's submitter): not read to ask."""
     ids = [p for p in pair_ids if p is not None]
-    if not user.is_authenticated or not ids:
+    if user_id is None or not ids:
         return set()
-    members = PairMember.objects.filter(pair_id__in=ids, player__user=user).order_by().values_list("pair_id")
-    terminal = PairTerminal.objects.filter(pair_id__in=ids, user=user).order_by().values_list("pair_id")
+    members = PairMember.objects.filter(pair_id__in=ids, player__user_id=user_id).order_by().values_list("pair_id")
+    terminal = PairTerminal.objects.filter(pair_id__in=ids, user_id=user_id).order_by().values_list("pair_id")
     return {pk for (pk,) in members.union(terminal)}
 
 

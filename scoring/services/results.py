@@ -46,7 +46,7 @@ from torneo.errors import Conflict, NotAllowed, TournamentError
 from torneo.history import update_with_history
 from torneo.models import Match, Pair, Round, Tournament, TournamentRole
 from torneo.notices import notify_result_to_confirm
-from torneo.permissions import MATRIX, Action, can, is_member_of, member_pairs, roles_for
+from torneo.permissions import MATRIX, Action, can, member_pairs, member_pairs_of_user_id, roles_for
 from torneo.services.live import live_bump
 from torneo.typing import AuthUser, User, signed_in
 
@@ -713,22 +713,18 @@ def can_confirm(user: User, sub: ResultSubmission) -> bool:
     if not user.is_authenticated or sub.submitted_by_id == user.pk or sub.status == Status.DISPUTED:
         return False  # two actas in disagreement are decided (result_resolve), never confirmed
     match = sub.match
-    if sub.submitted_by is not None and any(
-        is_member_of(user, p) and is_member_of(sub.submitted_by, p) for p in (match.pair_a, match.pair_b) if p
-    ):
+    ids = [p.pk for p in (match.pair_a, match.pair_b) if p is not None]
+    mine = member_pairs(user, ids)  # two queries, whoever asks (a pair's phone confirms at every report)
+    theirs = member_pairs_of_user_id(sub.submitted_by_id, ids)
+    if mine & theirs:
         return False
     if can(user, match.round.tournament, Action.RESULTS_ENTER):
         return True
-    if sub.source == ResultSubmission.Source.PLAYER and sub.submitted_by is not None:
+    if sub.source == ResultSubmission.Source.PLAYER and sub.submitted_by_id is not None:
         # A pair's report (issue 32): the other pair signs it, whichever won (the loser's report
         # is already its signature, AMM 3.16).
-        return any(is_member_of(user, p) for p in _rivals_of(sub.submitted_by, match))
-    return any(is_member_of(user, p) for p in losing_pairs(sub))
-
-
-def _rivals_of(user: User, match: Match) -> list[Pair]:
-    """The match's pairs that ``user`` does not play in."""
-    return [p for p in (match.pair_a, match.pair_b) if p is not None and not is_member_of(user, p)]
+        return bool(mine - theirs)
+    return bool(mine & {p.pk for p in losing_pairs(sub)})
 
 
 def losing_pairs(sub: ResultSubmission) -> list[Pair]:

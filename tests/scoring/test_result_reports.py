@@ -102,3 +102,22 @@ def test_the_pairs_terminals_report_and_confirm_like_player_accounts():
         result_confirm(submission=report, by=t.player_a)  # a player of the same pair: not a signature
     result_confirm(submission=report, by=terminal_b)
     assert match_of(t).winner_id == t.match.pair_a_id
+
+
+def test_who_may_sign_a_report_is_asked_in_two_queries_whoever_asks_amm_3_16():
+    """A pair's phone signs the rival's report at every table (AMM 3.16): whose pairs the signer
+    and the reporter play in is read once each, not once per pair and question."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.services.results import can_confirm
+
+    t = table()
+    report = ResultSubmission.objects.select_related("match__round__tournament", "match__pair_a", "match__pair_b").get(
+        pk=result_report(match=t.match, by=t.player_a, games_a=3, games_b=1).pk
+    )
+    for user, allowed in ((t.player_b, True), (t.player_a, False)):
+        with CaptureQueriesContext(connection) as queries:
+            assert can_confirm(user, report) is allowed
+        asked = [q["sql"] for q in queries.captured_queries if "torneo_pairterminal" in q["sql"]]
+        assert len(asked) <= 2
