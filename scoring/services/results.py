@@ -378,100 +378,123 @@ def result_submit(
     if len(reason) > MAX_REASON:
         raise _errors(reason=_("El motivo es demasiado largo (máximo %(n)d caracteres).") % {"n": MAX_REASON})
     with transaction.atomic():
-        match = _lock(match.pk)
-        tournament = match.round.tournament
-        if not match.round.is_published:
-            raise TournamentError(_("La ronda no está publicada."), code="unpublished")
-        locked = is_locked(match)
-        if locked:
-            # AMM 3.18: a partida with no result yet may still be entered, by the organizer, with a reason.
-            if not can(by, tournament, Action.RESULTS_OVERRIDE):
-                raise NotAllowed(
-                    _(
-                        "El resultado de la mesa %(t)s es inamovible: ya se ha publicado el sorteo "
-                        "siguiente (AMM 3.18). Solo la organización puede añadir una nota al historial."
-                    )
-                    % {"t": match.table_number or "—"}
-                )
-            if not reason and match.outcome == Outcome.PENDING:
-                raise _errors(reason=_("Anotar un resultado en una ronda ya cerrada (AMM 3.18) necesita un motivo."))
-        disputed = _disputed(match)
-        if disputed:
-            # Only a third decision settles two actas that disagree (result_resolve).
-            raise Conflict(_disagreement_message(match, disputed), code="disagreement")
-        latest = latest_version(match)
-        if (
-            expected_version is not None
-            and expected_version != latest
-            and not _only_desk_settled_since(match, expected_version, tournament)
-        ):
-            last = match.submissions.select_related("submitted_by").first()
-            who = last.submitted_by.get_username() if last and last.submitted_by else "?"
-            raise Conflict(
-                _(
-                    "La mesa %(t)s acaba de recibir otro resultado (versión %(v)d, de %(u)s). "
-                    "Revísalo antes de cambiarlo."
-                )
-                % {"t": match.table_number or "—", "v": latest, "u": who}
-            )
-        data = clean_result(
-            match=match, outcome=outcome, games_a=games_a, games_b=games_b, winner=winner, tantos=tantos
-        )
-        if locked:
-            _final_after_the_draw(match, data)
-        if data["outcome"] == Outcome.RULING and not reason:
-            raise _errors(reason=_("Escribe la decisión del juez (quién y por qué) en el motivo."))
-        from_players = source == ResultSubmission.Source.HANDS and not _records_as_staff(by, tournament)
-        reported = source == ResultSubmission.Source.PLAYER  # a pair's own report (result_report)
-        # Double check (AMM 3.16 by a second person), and always for a result the players' own
-        # hands decided or a pair reported: proposed until someone else confirms it.
-        needs_confirmation = (
-            (tournament.results_double_check and not locked) or from_players or reported
-        ) and not final
-        pending = match.submissions.filter(status=Status.PROPOSED).select_related("submitted_by").first()
-        if needs_confirmation and pending and can_confirm(by, pending) and _same(pending, data):
-            return _confirm(match, pending, by)  # a second, identical entry confirms the first
-        submitter = by if isinstance(by, AuthUser) and by.pk else None  # nobody to record when anonymous
-        # A second, different entry by another person: a disagreement, both kept (AMM 3.16).
-        disagreement = (
-            needs_confirmation
-            and pending is not None
-            and not from_players
-            and _disagrees(
-                pending, data, submitter_id=submitter.pk if submitter else None, source=source, tournament=tournament
-            )
-        )
-        if pending:
-            pending.status = Status.DISPUTED if disagreement else Status.SUPERSEDED
-            pending.save(update_fields=["status"])
-        now = timezone.now()
-        if disagreement:
-            status = Status.DISPUTED
-        else:
-            status = Status.PROPOSED if needs_confirmation else Status.CONFIRMED
-        sub = ResultSubmission.objects.create(
-            match=match,
-            version=latest + 1,
+        return _submit_locked(
+            _lock(match.pk),
+            by=by,
+            outcome=outcome,
+            games_a=games_a,
+            games_b=games_b,
+            winner=winner,
+            tantos=tantos,
+            expected_version=expected_version,
             source=source,
-            submitted_by=submitter,
             reason=reason,
-            status=status,
-            confirmed_by=None if needs_confirmation else submitter,
-            confirmed_at=None if needs_confirmation else now,
-            outcome=data["outcome"],
-            games_a=data["games_a"],
-            games_b=data["games_b"],
-            winner=data["winner"],
-            tantos=data["tantos"],
+            final=final,
         )
-        if needs_confirmation:
-            # Nothing public changes, but the players' pages show what awaits their confirmation.
-            live_bump(tournament_id=tournament.pk, pairs=(match.pair_a_id, match.pair_b_id))
-        else:
-            superseded = match.submissions.filter(status=Status.CONFIRMED).exclude(pk=sub.pk)
-            update_with_history(superseded, status=Status.SUPERSEDED)
-            _apply(match, sub)
-        return sub
+
+
+def _submit_locked(
+    match: Match,
+    *,
+    by: User,
+    outcome: str,
+    games_a: int | None,
+    games_b: int | None,
+    winner: Pair | None = None,
+    tantos: Sequence[Sequence[int]] = (),
+    expected_version: int | None = None,
+    source: str,
+    reason: str = "",
+    final: bool = False,
+) -> ResultSubmission:
+    """`result_submit` of a match already locked (`_lock`) in the caller's transaction: a pair's
+    report (`result_report`) locks it once, not twice."""
+    tournament = match.round.tournament
+    if not match.round.is_published:
+        raise TournamentError(_("La ronda no está publicada."), code="unpublished")
+    locked = is_locked(match)
+    if locked:
+        # AMM 3.18: a partida with no result yet may still be entered, by the organizer, with a reason.
+        if not can(by, tournament, Action.RESULTS_OVERRIDE):
+            raise NotAllowed(
+                _(
+                    "El resultado de la mesa %(t)s es inamovible: ya se ha publicado el sorteo "
+                    "siguiente (AMM 3.18). Solo la organización puede añadir una nota al historial."
+                )
+                % {"t": match.table_number or "—"}
+            )
+        if not reason and match.outcome == Outcome.PENDING:
+            raise _errors(reason=_("Anotar un resultado en una ronda ya cerrada (AMM 3.18) necesita un motivo."))
+    disputed = _disputed(match)
+    if disputed:
+        # Only a third decision settles two actas that disagree (result_resolve).
+        raise Conflict(_disagreement_message(match, disputed), code="disagreement")
+    latest = latest_version(match)
+    if (
+        expected_version is not None
+        and expected_version != latest
+        and not _only_desk_settled_since(match, expected_version, tournament)
+    ):
+        last = match.submissions.select_related("submitted_by").first()
+        who = last.submitted_by.get_username() if last and last.submitted_by else "?"
+        raise Conflict(
+            _("La mesa %(t)s acaba de recibir otro resultado (versión %(v)d, de %(u)s). Revísalo antes de cambiarlo.")
+            % {"t": match.table_number or "—", "v": latest, "u": who}
+        )
+    data = clean_result(match=match, outcome=outcome, games_a=games_a, games_b=games_b, winner=winner, tantos=tantos)
+    if locked:
+        _final_after_the_draw(match, data)
+    if data["outcome"] == Outcome.RULING and not reason:
+        raise _errors(reason=_("Escribe la decisión del juez (quién y por qué) en el motivo."))
+    from_players = source == ResultSubmission.Source.HANDS and not _records_as_staff(by, tournament)
+    reported = source == ResultSubmission.Source.PLAYER  # a pair's own report (result_report)
+    # Double check (AMM 3.16 by a second person), and always for a result the players' own
+    # hands decided or a pair reported: proposed until someone else confirms it.
+    needs_confirmation = ((tournament.results_double_check and not locked) or from_players or reported) and not final
+    pending = match.submissions.filter(status=Status.PROPOSED).select_related("submitted_by").first()
+    if needs_confirmation and pending and can_confirm(by, pending) and _same(pending, data):
+        return _confirm(match, pending, by)  # a second, identical entry confirms the first
+    submitter = by if isinstance(by, AuthUser) and by.pk else None  # nobody to record when anonymous
+    # A second, different entry by another person: a disagreement, both kept (AMM 3.16).
+    disagreement = (
+        needs_confirmation
+        and pending is not None
+        and not from_players
+        and _disagrees(
+            pending, data, submitter_id=submitter.pk if submitter else None, source=source, tournament=tournament
+        )
+    )
+    if pending:
+        pending.status = Status.DISPUTED if disagreement else Status.SUPERSEDED
+        pending.save(update_fields=["status"])
+    now = timezone.now()
+    if disagreement:
+        status = Status.DISPUTED
+    else:
+        status = Status.PROPOSED if needs_confirmation else Status.CONFIRMED
+    sub = ResultSubmission.objects.create(
+        match=match,
+        version=latest + 1,
+        source=source,
+        submitted_by=submitter,
+        reason=reason,
+        status=status,
+        confirmed_by=None if needs_confirmation else submitter,
+        confirmed_at=None if needs_confirmation else now,
+        outcome=data["outcome"],
+        games_a=data["games_a"],
+        games_b=data["games_b"],
+        winner=data["winner"],
+        tantos=data["tantos"],
+    )
+    if needs_confirmation:
+        # Nothing public changes, but the players' pages show what awaits their confirmation.
+        live_bump(tournament_id=tournament.pk, pairs=(match.pair_a_id, match.pair_b_id))
+    else:
+        superseded = match.submissions.filter(status=Status.CONFIRMED).exclude(pk=sub.pk)
+        update_with_history(superseded, status=Status.SUPERSEDED)
+        _apply(match, sub)
+    return sub
 
 
 def result_propose(
@@ -555,8 +578,8 @@ def result_report(
             if member_pairs(earlier.submitted_by, side):  # type: ignore[arg-type]
                 earlier.status = Status.SUPERSEDED  # the same pair corrects its report
                 earlier.save(update_fields=["status"])
-        sub = result_submit(
-            match=match,
+        sub = _submit_locked(
+            match,
             by=by,
             outcome=Outcome.PLAYED,
             games_a=games_a,
