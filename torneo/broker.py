@@ -9,6 +9,15 @@ renamed into the queue: a rename within one folder is atomic, so a worker sees a
 not at all. The same for the file that lists an exchange's queues: kombu creates it empty and
 then writes it, and a process sending a task meanwhile failed to decode it; here it is created
 whole. Redis, the production broker (docs/production.md), has no such windows.
+
+Redis has another: a worker whose broker went away (Redis restarted) tears its connection down
+twice (celery's consumer collects the transport, then closes the connection), and the second close
+of the channel tries to put back a message it had not acknowledged through a transport that no
+longer has its connection's address. kombu raises ``AttributeError`` there, which is no connection
+error: the worker stopped ("Unrecoverable error") instead of reconnecting, and the clocks' tick
+stopped with it (tests/test_production_stack.py, once in three runs on a busy machine). Here that
+case is the connection error it is, which the consumer ignores while it reconnects; the message
+comes back from Redis's own unacknowledged index (``visibility_timeout``).
 """
 
 import os
@@ -17,9 +26,10 @@ from time import monotonic
 from typing import Any
 
 from kombu.exceptions import ChannelError
-from kombu.transport import filesystem
+from kombu.transport import filesystem, redis
 from kombu.utils.encoding import str_to_bytes
 from kombu.utils.json import dumps
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 
 class Channel(filesystem.Channel):
@@ -55,3 +65,16 @@ class Channel(filesystem.Channel):
 
 class Transport(filesystem.Transport):
     Channel = Channel
+
+
+class RedisChannel(redis.Channel):
+    def _connparams(self, asynchronous: bool = False) -> dict[str, Any]:
+        """kombu's parameters, or a connection error once the transport is closed (no client)."""
+        if self.connection.client is None:
+            raise RedisConnectionError("the broker connection is closed: it will be opened again")
+        params: dict[str, Any] = super()._connparams(asynchronous=asynchronous)
+        return params
+
+
+class RedisTransport(redis.Transport):
+    Channel = RedisChannel

@@ -311,6 +311,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 # read by the site (ignored), but a result backend may be set for monitoring (e.g. redis://…/3).
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="") or None
 if CELERY_BROKER_URL.startswith("redis"):
+    # kombu's Redis transport, reconnecting after Redis restarts (torneo/broker.py).
+    CELERY_BROKER_TRANSPORT = "torneo.broker:RedisTransport"
     # A message not acknowledged (its worker died) goes back to the queue after this long.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)}
 # Beat's periodic tasks that chapter VI and the health check depend on (the clocks' tick, the

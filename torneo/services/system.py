@@ -57,7 +57,9 @@ def _broker() -> str:
 
     with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=2)
-        return str(conn.transport_cls)
+        # The broker's kind from its URL (redis, filesystem), not the transport class that speaks it
+        # (torneo/broker.py's own).
+        return str(app.conf.broker_url).split("://", 1)[0]
 
 
 def health() -> dict[str, Any]:
