@@ -73,6 +73,11 @@ def rendering_ahead() -> Iterator[None]:
         _AHEAD.reset(token)
 
 
+def is_rendering_ahead() -> bool:
+    """Whether this is a worker rendering pages ahead (`rendering_ahead`), not a request."""
+    return _AHEAD.get()
+
+
 def tournament_stamp(tournament: Tournament, *, version: int | None = None) -> str:
     """Changes whenever anything a public page of this tournament shows changes. ``version``: a
     page's own live version instead of the tournament's (a pair's page: torneo.services.live)."""
@@ -630,6 +635,28 @@ def is_watched(path: str) -> bool:
     """Whether an anonymous visitor has had this page (without a query) lately: its whole page is
     kept (torneo.views.prerender renders ahead only the pair pages someone has open)."""
     return cache.get(anonymous_key(path)) is not None
+
+
+# A pair's own phones read its page signed in, in a version of their own (the report form, the
+# results they are to sign, their apercibimientos: scoring.views.players), not the anonymous one.
+# Its view marks the page as theirs when it renders it for them; torneo.views.prerender then renders
+# that version ahead after each change of the pair, as the pair's account would get it, and their
+# next request finds it in the shared cache (`_frame_page`) without going through the view.
+MEMBERS_WATCH_SECONDS = 3 * 3600  # longer than a round: a pair's page may not change for an hour
+
+
+def _members_key(path: str) -> str:
+    return f"de-la-pareja:{path}"
+
+
+def watched_by_members(path: str) -> None:
+    """A pair's own phone (its terminal) was rendered this page, its own version: render it ahead."""
+    cache.set(_members_key(path), 1, MEMBERS_WATCH_SECONDS)
+
+
+def is_watched_by_members(path: str) -> bool:
+    """Whether a pair's own phone has had its own version of this page lately."""
+    return cache.get(_members_key(path)) is not None
 
 
 _CLOCK_DATA = b'id="clock-data"'

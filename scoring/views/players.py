@@ -67,6 +67,8 @@ def pair_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     version = pair_page_version(tournament=tournament, pair_live_version=pair.live_version)
     member = is_member_of(request.user, pair)
     private = member or can(request.user, tournament, Action.VIEW_PRIVATE)
+    if member and not pagecache.is_rendering_ahead():
+        pagecache.watched_by_members(request.path)  # its own version, rendered ahead after each change
     computed: dict[str, Any] = {}  # the clock, when this request renders the body: not read twice
 
     def build() -> tuple[bytes, int | None]:

@@ -518,6 +518,55 @@ def test_a_result_renders_the_pages_it_changed_before_anyone_asks(
     assert count > 0 and match.pair_a.display_name in html
 
 
+def test_a_report_renders_each_pairs_own_page_ahead_and_its_phones_read_it_without_the_view(
+    state_kept, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Issue 32: a pair's phones read their pair's page signed in, their own version (the result to
+    sign); after a report the worker renders that version for both pairs of the table as their
+    account would get it, so each phone's next read finds it without a query, in its own frame,
+    its clock counting from when it is served. The public never gets it, and a pair whose phones
+    never opened their page is not rendered."""
+    from scoring.services import clocks as clock_services
+    from scoring.services.results import result_report
+    from torneo.models import PairTerminal
+
+    settings.PAGES_RENDER_EVERY_SECONDS = 60
+    sim = new_tournament(8)
+    round_ = publish_next_round(sim)
+    match, other = playing(round_)[:2]
+    clock_services.clocks_start_round(round=round_, by=sim.juez)
+    cache.clear()
+    slug = sim.tournament.slug
+    url = f"/torneos/{slug}/parejas/{{}}/ficha/".format
+    phone_a, phone_b = _phone(sim, match.pair_a.number), _phone(sim, match.pair_b.number)
+    for phone, pair in ((phone_a, match.pair_a), (phone_b, match.pair_b)):
+        phone.get(url(pair.number))  # its frame, kept
+        assert pagecache.is_watched_by_members(url(pair.number))
+    _phone(sim, other.pair_a.number)  # opened its tarjeta, never its own page
+    sent = _worker(monkeypatch, settings)
+    reporter = PairTerminal.objects.get(pair=match.pair_a).user
+    with django_capture_on_commit_callbacks(execute=True):
+        sub = result_report(match=match, by=reporter, games_a=3, games_b=1)
+    assert sent and sent[0][1] == 0
+    pair_b = Pair.objects.get(pk=match.pair_b_id)
+    later = timezone.now() + timedelta(seconds=20)
+    with time_machine.travel(later, tick=False), CaptureQueriesContext(connection) as queries:
+        page = _page(phone_b.get(url(pair_b.number)))
+    assert len(queries) == 0
+    signing = "Revisar y confirmar"  # the pair's version: its players sign the rival's report
+    assert f'id="confirmar-{sub.pk}"' in page and signing in page
+    assert _version(page) == max(pair_b.live_version, fresh(sim.tournament).live_all_version)
+    assert f'"server_now": "{later.isoformat()}"' in page  # the clock counts from now
+    with CaptureQueriesContext(connection) as queries:
+        own = _page(phone_a.get(url(match.pair_a.number)))
+    assert len(queries) == 0 and f'id="confirmar-{sub.pk}"' not in own
+    # Nobody else gets the pair's version: an anonymous visitor, another pair's phone.
+    seen = Client().get(url(pair_b.number)).content.decode()
+    assert f'id="confirmar-{sub.pk}"' in seen and signing not in seen
+    assert signing not in _page(_phone(sim, other.pair_b.number).get(url(pair_b.number)))
+    assert not pagecache.is_watched_by_members(url(other.pair_a.number))
+
+
 def test_during_a_burst_the_shared_pages_go_to_the_worker_once_more_when_the_interval_is_up(
     state_kept, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
