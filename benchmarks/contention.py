@@ -269,29 +269,31 @@ def start_servers(args: argparse.Namespace, var_dir: Path) -> Servers:
     port = free_port()
     servers = Servers(url=f"http://127.0.0.1:{port}", error_log=var_dir / "gunicorn-error.log")
     if not args.no_celery:
-        servers.processes.append(
-            subprocess.Popen(
-                [
-                    *(["nice", "-n", str(args.worker_nice)] if getattr(args, "worker_nice", 0) else []),
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "torneo.celery",
-                    "worker",
-                    "--beat",
-                    "--loglevel=WARNING",
-                    "--concurrency=2",
-                    "--schedule",
-                    str(var_dir / "celerybeat-schedule"),
-                    "--pidfile=",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=open(var_dir / "celery.log", "wb"),  # noqa: SIM115 (the child keeps it)
-            )
+        celery = [sys.executable, "-m", "celery", "-A", "torneo.celery", "worker", "--loglevel=WARNING", "--pidfile="]
+        beat = ["--beat", "--schedule", str(var_dir / "celerybeat-schedule")]
+        nice = getattr(args, "worker_nice", 0)
+        # As scripts/run.sh and docs/production.md: with a niceness, the worker that renders pages
+        # ahead runs below the web, and beat and the clocks' tick (the periodic queue, chapter VI)
+        # run in a worker of their own at the web's priority; without one, a single worker with
+        # beat does everything.
+        workers = (
+            [
+                ["nice", "-n", str(nice), *celery, "--concurrency=2"],
+                [*celery, "-Q", "periodic", "-n", "reloj@%h", "--concurrency=1", *beat],
+            ]
+            if nice
+            else [[*celery, "--concurrency=2", *beat]]
         )
+        for k, command in enumerate(workers):
+            servers.processes.append(
+                subprocess.Popen(
+                    command,
+                    cwd=ROOT,
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=open(var_dir / ("celery.log" if k == 0 else f"celery-{k}.log"), "wb"),  # noqa: SIM115
+                )
+            )
     gunicorn = [sys.executable, "-m", "gunicorn", "torneo.wsgi", "--bind", f"127.0.0.1:{port}"]
     gunicorn += ["--workers", str(args.workers), "--threads", str(args.threads)]
     gunicorn += ["--error-logfile", str(servers.error_log)]

@@ -8,7 +8,9 @@ What it does, in order:
 
 1. Starts what production runs, on a temporary ``VAR_DIR``: gunicorn (``--workers`` sync
    processes, 2 × cores + 1, one request at a time each, as behind nginx; ``--threads`` for
-   threaded ones) and a Celery worker with beat (the clocks' tick every ``CLOCK_TICK_SECONDS``).
+   threaded ones) and, as ``scripts/run.sh``, a Celery worker at ``nice -n 10`` (``--worker-nice``:
+   the pages rendered ahead, the notices) and the clocks' worker with beat at normal priority (the
+   clocks' tick every ``CLOCK_TICK_SECONDS``).
 2. Builds the tournament **through the site**: the staff user's token, one CSV import of
    ``--pairs`` pairs (``POST …/pairs/import/``), every check-in (``POST …/pairs/<n>/check-in/``),
    round 1 prepared and published before a juez (``…/rounds/prepare/``, ``…/rounds/1/publish/``)
@@ -163,7 +165,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--threads", type=int, default=1, help="gunicorn threads per worker (default 1: sync workers, as production)"
     )
-    p.add_argument("--worker-nice", type=int, default=0, help="the Celery worker's niceness (default 0)")
+    p.add_argument(
+        "--worker-nice",
+        type=int,
+        default=10,
+        help="the Celery worker's niceness, as scripts/run.sh (default 10; beat and the clocks' tick then in a worker "
+        "of their own at normal priority; 0: one worker with beat for everything)",
+    )
     p.add_argument(
         "--phone-rcvbuf",
         type=int,
@@ -986,12 +994,12 @@ class CpuMeter:
 
 
 def cpu_meter(servers: contention.Servers, procs: list[Any], facts: dict[str, Any]) -> CpuMeter:
-    """The web server, the Celery worker with beat, the load (this process and the phones'), PostgreSQL."""
-    web, celery = servers.processes[-1].pid, servers.processes[0].pid
+    """The web server, the Celery workers and beat, the load (this process and the phones'), PostgreSQL."""
+    web, workers = servers.processes[-1].pid, [p.pid for p in servers.processes[:-1]]
     return CpuMeter(
         {
             "web": lambda: tree_cpu_seconds(web),
-            "celery": lambda: tree_cpu_seconds(celery),
+            "celery": lambda: sum(tree_cpu_seconds(pid) for pid in workers),
             "load": lambda: sum(os.times()[:2]) + sum(tree_cpu_seconds(p.pid or 0) for p in procs),
             **({"postgresql": lambda: named_cpu_seconds("postgres")} if facts["vendor"] == "postgresql" else {}),
             "cpu_wait": cpu_wait_seconds,
@@ -1000,7 +1008,7 @@ def cpu_meter(servers: contention.Servers, procs: list[Any], facts: dict[str, An
 
 
 def worker_state(servers: contention.Servers) -> dict[str, Any]:
-    """Whether the Celery worker with beat is still there at the end and ran the heartbeat lately
+    """Whether the Celery workers and beat are still there at the end and ran the heartbeat lately
     (beat sends it every 10 s): a worker that stopped mid-run stops the clocks and the pages
     rendered ahead, and the run fails."""
     from django.db import connections
@@ -1011,7 +1019,7 @@ def worker_state(servers: contention.Servers) -> dict[str, Any]:
     beat = WorkerHeartbeat.objects.filter(name="beat").first()
     age = None if beat is None else round((timezone.now() - beat.beat_at).total_seconds(), 1)
     connections.close_all()
-    alive = servers.processes[0].poll() is None
+    alive = all(p.poll() is None for p in servers.processes[:-1])
     return {"alive": alive, "heartbeat_age_s": age, "ok": alive and age is not None and age < 30}
 
 

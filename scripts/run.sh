@@ -104,7 +104,10 @@ step demo "$PY" manage.py demo
 
 # Beat apart from the worker (not `worker --beat`): killing the worker cannot orphan it.
 say "Celery: workers y beat"
-spawn "el worker de Celery" .venv/bin/celery -A torneo.celery worker --loglevel=WARNING --concurrency=2 --pidfile=
+# The worker that renders pages ahead (and the actas, the notices) runs below the web's priority:
+# on a machine the two share, a phone's request never waits for a page nobody asked for yet.
+spawn "el worker de Celery" nice -n 10 .venv/bin/celery -A torneo.celery worker --loglevel=WARNING --concurrency=2 \
+  --pidfile=
 # One process for beat's periodic queue alone (the clocks' tick, the heartbeat: settings.PERIODIC_QUEUE),
 # so that a burst of other work never makes a chapter VI penalty wait for a free process.
 spawn "el worker del reloj" .venv/bin/celery -A torneo.celery worker -Q periodic -n reloj@%h --loglevel=WARNING \

@@ -225,6 +225,10 @@ def test_ctrl_c_stops_every_process_of_run_sh_within_15_seconds_even_with_a_cele
 def test_kill_9_of_the_celery_worker_stops_beat_gunicorn_and_run_sh_within_15_seconds(run: Run) -> None:
     run.wait_for_heartbeat()
     worker = run.celery_worker()
+    # The pages rendered ahead below the web's priority; the clocks' worker (chapter VI) at the web's.
+    clock = [p for p in run.processes() if p.ppid == run.script.pid and " -Q periodic" in p.cmdline]
+    assert os.getpriority(os.PRIO_PROCESS, worker.pid) == min(os.getpriority(os.PRIO_PROCESS, 0) + 10, 19)
+    assert len(clock) == 1 and os.getpriority(os.PRIO_PROCESS, clock[0].pid) == os.getpriority(os.PRIO_PROCESS, 0)
 
     os.kill(worker.pid, signal.SIGKILL)
     elapsed, left = run.wait_until_all_gone(STOP_DEADLINE)

@@ -244,6 +244,10 @@ for _alias in ("default", "ratelimit"):
 # A public page changed again while it is younger than this is served as it is (it says its
 # version, so live.js asks again): during a burst of results a page is rendered at most this often.
 PAGES_RENDER_EVERY_SECONDS = env.float("PAGES_RENDER_EVERY_SECONDS", default=5.0)
+# A pair's page is sent to the worker again at most this often (never more often than the above):
+# a pair's report and the rival's signature come a few seconds apart, and a page sent "later" is
+# rendered by the pair's phones themselves if they ask first (torneo.services.live, `_prerender`).
+PAGES_PAIR_RENDER_EVERY_SECONDS = env.float("PAGES_PAIR_RENDER_EVERY_SECONDS", default=1.0)
 # How long a tournament's public state (its pages' stamp, live.json's versions) is kept without
 # asking the database again; a draw or a result computes it again at once (torneo.pagecache). 0: never kept.
 PAGES_STATE_SECONDS = env.float("PAGES_STATE_SECONDS", default=1.0)

@@ -613,7 +613,7 @@ def test_a_flood_of_taps_on_one_table_sends_each_page_at_most_once_now_and_once_
     interval is up), as the shared pages already did: 200 taps, two messages, not 200."""
     from scoring.services import clocks as clock_services
 
-    settings.PAGES_RENDER_EVERY_SECONDS = 60
+    settings.PAGES_RENDER_EVERY_SECONDS = settings.PAGES_PAIR_RENDER_EVERY_SECONDS = 60
     sim = new_tournament(8)
     round_ = publish_next_round(sim)
     match = playing(round_)[0]
@@ -624,6 +624,42 @@ def test_a_flood_of_taps_on_one_table_sends_each_page_at_most_once_now_and_once_
             clock_services.clock_tantos(match=match, by=sim.juez, a=tap % 40, b=0)
     t, pairs = sim.tournament.pk, sorted([match.pair_a_id, match.pair_b_id])
     assert sent == [([t, pairs, True], 0), ([t, pairs, True], 60)]
+
+
+def test_a_pairs_page_goes_to_the_worker_again_after_its_own_shorter_interval(
+    state_kept, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Issue 32: a pair reports and the rival signs a few seconds later; the two pairs' pages go to
+    the worker again once their own interval (PAGES_PAIR_RENDER_EVERY_SECONDS) is up, not the shared
+    pages' (a 573-table round): the phones that read them after the signature find them rendered."""
+    from scoring.services.results import result_confirm, result_report
+    from torneo.services.live import live_bump
+    from torneo.services.terminals import terminal_issue
+
+    settings.PAGES_RENDER_EVERY_SECONDS, settings.PAGES_PAIR_RENDER_EVERY_SECONDS = 60, 2
+    sim = new_tournament(8)
+    round_ = publish_next_round(sim)
+    match = playing(round_)[0]
+    reporter, rival = (terminal_issue(pair=p, by=sim.organizer).terminal.user for p in (match.pair_a, match.pair_b))
+    sent = _worker(monkeypatch, settings)
+    t, pairs = sim.tournament.pk, sorted([match.pair_a_id, match.pair_b_id])
+    start = timezone.now()
+
+    def at(seconds: int):
+        return time_machine.travel(start + timedelta(seconds=seconds), tick=False)
+
+    with at(0), django_capture_on_commit_callbacks(execute=True):
+        sub = result_report(match=match, by=reporter, games_a=3, games_b=1)
+    with at(1), django_capture_on_commit_callbacks(execute=True):
+        result_confirm(submission=sub, by=rival)  # within the pairs' interval: their pages later
+    with at(3), django_capture_on_commit_callbacks(execute=True):
+        live_bump(tournament_id=t, pairs=pairs)  # a third change (a clock's event), past the pairs' interval
+    assert sent == [
+        ([t, pairs, True], 0),  # the report: everything at once
+        ([t, pairs, False], 2),  # the signature: the pairs' pages when their interval is up,
+        ([t, [], True], 60),  # the shared pages when theirs is
+        ([t, pairs, False], 0),  # past the pairs' interval: their pages at once again
+    ]
 
 
 # --- the key space: one entry per page, and a bound per tournament (security: unbounded cache) ------

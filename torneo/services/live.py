@@ -53,28 +53,37 @@ class _Due:
 def _prerender(tournament_id: int, pair_ids: list[int]) -> None:
     """Send the pages this change touched to a worker (torneo.views.prerender). Every page — the
     tournament's shared pages, each pair's page — has at most one render pending: at once, unless
-    it was sent less than PAGES_RENDER_EVERY_SECONDS ago, and then once more when that time is up,
-    whatever the number of changes meanwhile (the render reads the state when it runs, so the last
-    change is included). A burst of taps on one table (a phone looping on the clock's API) thus
-    costs two tasks per interval, not one per tap. At most two messages per change: the pages due
-    now, the pages due later. A broker that does not answer costs nothing but that: the pages are
-    then rendered at the first request, as without a worker."""
+    it was sent less than its interval ago, and then once more when that time is up, whatever the
+    number of changes meanwhile (the render reads the state when it runs, so the last change is
+    included). A burst of taps on one table (a phone looping on the clock's API) thus costs two
+    tasks per interval, not one per tap. The shared pages' interval is PAGES_RENDER_EVERY_SECONDS
+    (a 573-table round is a large render); a pair's page, small, has its own shorter one
+    (PAGES_PAIR_RENDER_EVERY_SECONDS): a pair reports and the rival signs five seconds later, and
+    the page a phone asks for before the worker has rendered it is rendered by the web. At most
+    three messages per change: the pages due now, the pairs' pages due later, the shared pages due
+    later. A broker that does not answer costs nothing but that: the pages are then rendered at
+    the first request, as without a worker."""
     every = settings.PAGES_RENDER_EVERY_SECONDS
     key = f"torneo:prerender:{tournament_id}"
     try:
         if not every:
             _send(tournament_id, pair_ids, shared=True)
             return
-        now, later = _Due(), _Due()
-        for page, pair_id in [(key, None), *((f"{key}:p{pk}", pk) for pk in pair_ids)]:
-            due = now if cache.add(page, 1, every) else later if cache.add(f"{page}:luego", 1, every) else None
-            if due is None:
+        pair_every = min(every, settings.PAGES_PAIR_RENDER_EVERY_SECONDS)
+        now, later = _Due(), {every: _Due(), pair_every: _Due()}
+        pages = [(key, None, every), *((f"{key}:p{pk}", pk, pair_every) for pk in pair_ids)]
+        for page, pair_id, interval in pages:
+            if cache.add(page, 1, interval):
+                due = now
+            elif cache.add(f"{page}:luego", 1, interval):
+                due = later[interval]
+            else:
                 continue  # a render is already pending after the last one: it will show this change too
             if pair_id is None:
                 due.shared = True
             else:
                 due.pairs.append(pair_id)
-        for due, countdown in ((now, 0.0), (later, every)):
+        for countdown, due in [(0.0, now), *sorted(later.items())]:
             if due.pairs or due.shared:
                 _send(tournament_id, due.pairs, shared=due.shared, countdown=countdown)
     except Exception:  # the change is committed; rendering it ahead is a bonus
