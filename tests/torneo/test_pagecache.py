@@ -1056,3 +1056,25 @@ def test_a_pair_phone_whose_page_changed_gets_the_new_body_in_the_frame_it_kept_
     response = phone.get(url)
     assert "scoring/players/pair.html" in {t.name for t in response.templates}
     assert "<title>" + f"{match.pair_a.number} · Los Renombrados" in _page(response)
+
+
+def test_a_pairs_own_page_is_rendered_ahead_as_a_players_account_when_the_pair_has_no_tarjeta(state_kept):
+    """A pair whose player signs in with an account (no tarjeta issued): its own version is
+    rendered ahead as that account once the player has had the page open; nobody's before."""
+    from tests.factories import UserFactory
+    from torneo.views.prerender import member_pages
+
+    sim = new_tournament(4)
+    sim.play_round()
+    pair = sim.tournament.pairs.get(number=1)
+    player = pair.members.select_related("player").first().player
+    player.user = UserFactory()
+    player.save()
+    path = f"/torneos/{sim.tournament.slug}/parejas/1/ficha/"
+    assert member_pages(sim.tournament, [pair.pk]) == []
+    Client().get(path)  # the public's visit marks nothing
+    assert member_pages(sim.tournament, [pair.pk]) == []
+    own = Client()
+    own.force_login(player.user)
+    assert own.get(path).status_code == 200
+    assert member_pages(sim.tournament, [pair.pk]) == [(path, player.user)]

@@ -78,7 +78,8 @@ def member_pages(tournament: Tournament, pair_ids: Iterable[int]) -> list[tuple[
     for member in PairMember.objects.filter(
         pair_id__in=missing, player__user__isnull=False, player__user__is_active=True
     ).select_related("player__user"):
-        accounts.setdefault(member.pair_id, member.player.user)
+        if member.player.user is not None:
+            accounts.setdefault(member.pair_id, member.player.user)
     return [(path, accounts[pk]) for pk, path in watched.items() if pk in accounts]
 
 
