@@ -15,6 +15,15 @@ from torneo.models import Match, Pair, Round, Tournament, TournamentRole
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _own_var_dir(settings, tmp_path):
+    """Each test's demo writes its files (the logins, the tarjetas' links kept between runs) under a
+    directory of its own: the test workers run the demo at once, each in its own database, and a
+    shared var/demo-tarjetas.json read by one and written by another gave a link of the other's
+    database (a link issued anew on the second run: a flake seen on CI)."""
+    settings.VAR_DIR = tmp_path
+
+
 def test_demo_builds_once_with_users_for_every_role(capsys):
     call_command("demo")
     first = capsys.readouterr().out
