@@ -4,6 +4,7 @@ from celery import shared_task
 
 from scoring.services.clocks import clocks_tick
 from scoring.services.printing import printable_run, printables_sweep
+from scoring.services.results import result_notify_rival
 
 
 @shared_task(name="scoring.clocks_tick", ignore_result=True)
@@ -24,3 +25,9 @@ def print_job_task(job_id: int) -> bool:
 def printables_sweep_task() -> int:
     """Run by beat: the printables whose message was lost or whose worker died."""
     return printables_sweep()
+
+
+@shared_task(name="scoring.notify_rival", ignore_result=True)
+def notify_rival_task(submission_id: int, reporter_id: int) -> int:
+    """Queued when a pair's report commits: the rival pair's phones are asked to sign it."""
+    return result_notify_rival(submission_id=submission_id, reporter_id=reporter_id)

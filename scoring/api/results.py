@@ -546,9 +546,8 @@ class SubmissionViewSet(TournamentScoped, viewsets.GenericViewSet):
             games_b=data["games_b"],
             tantos=data.get("tantos") or [],
         )
-        return Response(
-            SubmissionSerializer(self._get(str(sub.pk)), context=self._context()).data, status=status.HTTP_201_CREATED
-        )
+        # Answered with what was written (its match, pairs and people already read): no second read.
+        return Response(SubmissionSerializer(sub, context=self._context()).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={200: SubmissionSerializer, 403: None, 429: None})
     @action(detail=True, methods=["post"])
@@ -556,7 +555,7 @@ class SubmissionViewSet(TournamentScoped, viewsets.GenericViewSet):
         """Confirm: another member of the staff or a player of the losing pair; never the submitter."""
         table_write_check(request.user, self.get_tournament())
         sub = result_confirm(submission=self._get(pk), by=request.user)
-        return Response(SubmissionSerializer(self._get(str(sub.pk)), context=self._context()).data)
+        return Response(SubmissionSerializer(sub, context=self._context()).data)
 
     @extend_schema(request=RejectSerializer, responses={200: SubmissionSerializer, 403: None, 429: None})
     @action(detail=True, methods=["post"])

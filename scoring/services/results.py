@@ -340,10 +340,13 @@ def latest_version(match: Match) -> int:
     return match.submissions.aggregate(v=Max("version"))["v"] or 0
 
 
-def _lock(match_id: int) -> Match:
+def _lock(match_id: int, *, tournament_id: int | None = None) -> Match:
     """Lock the tournament row, then the match row: the order draw_publish uses (Tournament first),
-    so a result and the next round's draw never interleave (AMM 3.18)."""
-    tournament_id = Match.objects.filter(pk=match_id).values_list("round__tournament_id", flat=True).first()
+    so a result and the next round's draw never interleave (AMM 3.18). ``tournament_id``: the
+    match's, when the caller already read it (a round never changes tournament): one query less
+    while every other table's result waits for the tournament's row."""
+    if tournament_id is None:
+        tournament_id = Match.objects.filter(pk=match_id).values_list("round__tournament_id", flat=True).first()
     if tournament_id is None:
         raise TournamentError(_("La partida no existe."), code="not_found")
     Tournament.objects.select_for_update(no_key=True).filter(pk=tournament_id).values_list("pk", flat=True).get()
@@ -561,7 +564,7 @@ def result_report(
     and the jueces, as between two actas. A new report of the same pair replaces its own earlier
     one. Only for a partida that has no result yet: a result the mesa entered is corrected there."""
     with transaction.atomic():
-        match = _lock(match.pk)
+        match = _lock(match.pk, tournament_id=_known_tournament_id(match))
         side = member_pairs(by, [match.pair_a_id, match.pair_b_id])
         if not side or match.pair_b_id is None:
             raise NotAllowed(_("Solo las dos parejas de la mesa anotan su resultado."))
@@ -588,12 +591,34 @@ def result_report(
             source=ResultSubmission.Source.PLAYER,
         )
         if sub.status == Status.PROPOSED:  # the rival pair's phones: it awaits their signature (issue 33)
-            reporter = match.pair_a if match.pair_a_id in side else match.pair_b
-            assert reporter is not None
-            notify_result_to_confirm(
-                match=match, reported_by=reporter, submission_id=sub.pk, games_a=sub.games_a, games_b=sub.games_b
-            )
+            from scoring.tasks import notify_rival_task
+
+            reporter_id = match.pair_a_id if match.pair_a_id in side else match.pair_b_id
+            submission_id = sub.pk
+            transaction.on_commit(lambda: notify_rival_task.delay(submission_id, reporter_id))
         return sub
+
+
+def result_notify_rival(*, submission_id: int, reporter_id: int) -> int:
+    """The rival pair of a report is asked to sign it on its phones (AMM 3.16; issue 33), from a
+    task queued when the report commits: the notice's reads and writes (who is told, what was
+    sent, the addresses) stay out of the report's transaction, which holds the tournament's row —
+    every table's report and signature waits for it (benchmarks/load.py --mode players). Nothing
+    is sent for a report no longer awaiting them: signed, replaced or refused in between."""
+    sub = (
+        ResultSubmission.objects.select_related("match__round__tournament", "match__pair_a", "match__pair_b")
+        .filter(pk=submission_id, status=Status.PROPOSED)
+        .first()
+    )
+    if sub is None:
+        return 0
+    match = sub.match
+    reporter = match.pair_a if match.pair_a_id == reporter_id else match.pair_b
+    if reporter is None or reporter.pk != reporter_id:
+        return 0
+    return notify_result_to_confirm(
+        match=match, reported_by=reporter, submission_id=sub.pk, games_a=sub.games_a, games_b=sub.games_b
+    )
 
 
 def _values(sub: ResultSubmission) -> dict[str, Any]:
@@ -757,12 +782,22 @@ def losing_pairs(sub: ResultSubmission) -> list[Pair]:
     return [p for p in (match.pair_a, match.pair_b) if p is not None and p.pk != sub.winner_id]
 
 
+def _known_tournament_id(match: Match | None) -> int | None:
+    """The match's tournament when its round is already read (None: not read, `_lock` asks)."""
+    if match is None or not Match.round.is_cached(match):
+        return None
+    return match.round.tournament_id
+
+
 def result_confirm(*, submission: ResultSubmission, by: User) -> ResultSubmission:
+    """Confirm a proposed result. What it returns has its match, winner and people read (the API
+    answers with it)."""
     with transaction.atomic():
-        match = _lock(submission.match_id)
-        sub = ResultSubmission.objects.select_related("match__round__tournament", "match__pair_a", "match__pair_b").get(
-            pk=submission.pk
-        )
+        known = submission.match if ResultSubmission.match.is_cached(submission) else None
+        match = _lock(submission.match_id, tournament_id=_known_tournament_id(known))
+        sub = ResultSubmission.objects.select_related(
+            "match__round__tournament", "match__pair_a", "match__pair_b", "winner", "submitted_by"
+        ).get(pk=submission.pk)
         if sub.status == Status.DISPUTED:
             raise Conflict(_disagreement_message(match, _disputed(match)), code="disagreement")
         if sub.status != Status.PROPOSED:

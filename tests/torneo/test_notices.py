@@ -104,6 +104,37 @@ def test_the_rival_pair_is_asked_to_confirm_a_reported_result_amm_3_16(
     assert received(push_service, reporter_phone) == []  # a pair never confirms its own report
 
 
+def test_the_rivals_are_asked_after_the_report_commits_and_not_for_a_report_signed_meanwhile_amm_3_16(
+    push_service, django_capture_on_commit_callbacks
+):
+    """The notice leaves the report's transaction (it held the tournament's row for every table's
+    result): it is queued when the report commits, and a report signed (or replaced) before the
+    worker takes it is not asked about any more."""
+    from scoring.services.results import result_confirm
+
+    sim = new_tournament(8, seed=12)
+    round_ = publish_next_round(sim)
+    first, second = playing(round_)[:2]
+    reporters = {}
+    phones = {}
+    for match in (first, second):
+        reporters[match.pk], _phone = phone_of(sim, match.pair_a, push_service)
+        rival, phones[match.pk] = phone_of(sim, match.pair_b, push_service)
+        if match is first:
+            signer = rival
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        signed = result_report(match=first, by=reporters[first.pk], games_a=3, games_b=1)
+    assert received(push_service, phones[first.pk]) == []  # nothing sent inside the report
+    result_confirm(submission=signed, by=signer)  # the rivals signed before the worker took it
+    for callback in queued:
+        callback()
+    assert received(push_service, phones[first.pk]) == []
+    with django_capture_on_commit_callbacks(execute=True):
+        result_report(match=second, by=reporters[second.pk], games_a=3, games_b=2)
+    [push] = received(push_service, phones[second.pk])
+    assert push["title"] == f"Mesa {second.table_number}: confirmad el resultado"
+
+
 def test_the_tables_phones_hear_when_6_4_starts_and_five_minutes_before_the_maximum_amm_6_2_and_6_4(
     push_service, django_capture_on_commit_callbacks
 ):

@@ -464,8 +464,9 @@ def _worker(monkeypatch, settings) -> list[tuple[list, float]]:
     settings.PAGES_PRERENDER = True
     sent = []
 
-    def send_task(name, args, countdown=0):
-        assert name == "torneo.prerender_pages"
+    def send_task(name, args, countdown=0, **options):
+        if name != "torneo.prerender_pages":
+            return  # another task of the same change (the rival's notice): not these tests' business
         sent.append((args, countdown))
         if not countdown:
             prerender_pages_task.apply(args=args)
