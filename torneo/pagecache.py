@@ -268,7 +268,12 @@ def page_with_body(request: HttpRequest, template: str, context: dict[str, Any],
     `{{ live_version }}` is the version the body shows (static/js/live.js compares it). The response
     keeps the stamp (``page_stamp``) and its parts (``page_parts``) for `anonymous_page`, and,
     for a player signed in, the frame to use again (``page_frame``: see `Frame`); a browser that
-    takes gzip gets a large body as it was deflated once (`gzip_around`)."""
+    takes gzip gets a large body as it was deflated once (`gzip_around`). A request rendered ahead
+    for the body alone (`for_the_body_only`) gets no frame: nobody reads it."""
+    if _AHEAD.get() and getattr(request, _BODY_ONLY_ATTR, False):
+        response = HttpResponse()
+        response.page_stamp = body.stamp  # type: ignore[attr-defined]
+        return response
     printed = _context_print(context)
     frame = _kept_frame(request, body, printed)
     if frame is None:
@@ -286,6 +291,18 @@ def page_with_body(request: HttpRequest, template: str, context: dict[str, Any],
     response.page_stamp = body.stamp  # type: ignore[attr-defined]
     response.page_frame = frame  # type: ignore[attr-defined]
     return response
+
+
+_BODY_ONLY_ATTR = "_pagecache_body_only"
+
+
+def for_the_body_only(request: HttpRequest) -> HttpRequest:
+    """A request the worker renders a pair's own page for, ahead (torneo.views.prerender): what it
+    keeps is the body, which the pair's phones read in frames of their own; the frame around it
+    (the page's template, its menu, the account's roles and pairs: ~8 ms and three queries) would
+    be rendered for nobody."""
+    setattr(request, _BODY_ONLY_ATTR, True)
+    return request
 
 
 def _framed_response(request: HttpRequest, head: bytes, body: Body, tail: bytes) -> HttpResponse:

@@ -546,9 +546,18 @@ def test_a_report_renders_each_pairs_own_page_ahead_and_its_phones_read_it_witho
     _phone(sim, other.pair_a.number)  # opened its tarjeta, never its own page
     sent = _worker(monkeypatch, settings)
     reporter = PairTerminal.objects.get(pair=match.pair_a).user
+    templates = []
+    render = pagecache.render_to_string
+
+    def recorded(name, *args, **kwargs):
+        templates.append(name)
+        return render(name, *args, **kwargs)
+
+    monkeypatch.setattr(pagecache, "render_to_string", recorded)
     with django_capture_on_commit_callbacks(execute=True):
         sub = result_report(match=match, by=reporter, games_a=3, games_b=1)
     assert sent and sent[0][1] == 0
+    assert "scoring/players/pair.html" not in templates  # the pairs' bodies, never a frame nobody reads
     pair_b = Pair.objects.get(pk=match.pair_b_id)
     later = timezone.now() + timedelta(seconds=20)
     with time_machine.travel(later, tick=False), CaptureQueriesContext(connection) as queries:

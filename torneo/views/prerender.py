@@ -103,6 +103,7 @@ def prerender_pages(*, tournament_id: int, pair_ids: Iterable[int] = (), shared:
             # a page rendered for a pair's account is never kept whole for anyone.
             match = resolve(path)
             view = getattr(match.func, "__wrapped__", match.func)
-            response = view(_anonymous_get(path, account), *match.args, **match.kwargs)
+            request = pagecache.for_the_body_only(_anonymous_get(path, account))
+            response = view(request, *match.args, **match.kwargs)
             rendered += response.status_code == 200
     return rendered
