@@ -544,7 +544,7 @@ def _kept(key: str, compute: Callable[[], Any]) -> Any:
     ttl = settings.PAGES_STATE_SECONDS
     if not ttl or _AHEAD.get():  # a worker rendering ahead must render the state just committed
         return compute()
-    entry = cache.get(key)
+    entry = _read_state(key)
     if entry is not None and (time.time() - entry[1] < ttl or not cache.add(f"{key}:calculando", 1, 10)):
         return entry[0]
     try:
@@ -557,6 +557,13 @@ def _kept(key: str, compute: Callable[[], Any]) -> Any:
         if entry is not None:
             cache.delete(f"{key}:calculando")
     return value
+
+
+def _read_state(key: str) -> Any:
+    """A kept state as `_kept` keeps it; read through the file cache's `get_shared` (torneo/filecache.py)
+    when that is the cache: nobody changes what it hands out."""
+    read = getattr(cache, "get_shared", cache.get)
+    return read(key)
 
 
 def _state_of(tournament: Tournament | None) -> PublicState | str | None:

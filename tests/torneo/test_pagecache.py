@@ -364,17 +364,28 @@ def test_a_worker_rendering_ahead_uses_the_state_just_committed_not_the_kept_one
         )
 
 
-def test_a_result_shows_at_once_on_its_pairs_live_json_when_it_commits(state_kept, django_capture_on_commit_callbacks):
-    """Every pair's version is kept with the tournament's state, and forgotten with it."""
+@pytest.mark.parametrize("backend", ["locmem", "file"])
+def test_a_result_shows_at_once_on_its_pairs_live_json_when_it_commits(
+    state_kept, settings, tmp_path, backend, django_capture_on_commit_callbacks
+):
+    """Every pair's version is kept with the tournament's state, and forgotten with it; with the
+    embedded default's file cache too, which hands the kept state out without unpickling it again
+    while its file is unchanged (torneo/filecache.py, `get_shared`)."""
+    if backend == "file":
+        settings.CACHES = {
+            **settings.CACHES,
+            "default": {"BACKEND": "torneo.filecache.FileCache", "LOCATION": str(tmp_path)},
+        }
     sim = new_tournament(8)
     round_ = sim.play_round()
     slug = sim.tournament.slug
-    match = round_.matches.exclude(pair_b=None).first()
-    live = f"/torneos/{slug}/live.json?pareja={match.pair_a.number}"
-    before = Client().get(live).json()["version"]
-    with django_capture_on_commit_callbacks(execute=True):
-        result_submit(match=match, by=sim.organizer, games_a=0, games_b=3, expected_version=match.result_version)
-    assert before < Client().get(live).json()["version"] == Pair.objects.get(pk=match.pair_a_id).live_version
+    for match in round_.matches.exclude(pair_b=None)[:2]:
+        live = f"/torneos/{slug}/live.json?pareja={match.pair_a.number}"
+        before = Client().get(live).json()["version"]
+        assert Client().get(live).json()["version"] == before  # read again, unchanged
+        with django_capture_on_commit_callbacks(execute=True):
+            result_submit(match=match, by=sim.organizer, games_a=0, games_b=3, expected_version=match.result_version)
+        assert before < Client().get(live).json()["version"] == Pair.objects.get(pk=match.pair_a_id).live_version
 
 
 def test_anonymous_pages_are_gzipped_once_and_the_same_bytes_for_every_visitor(state_kept):
