@@ -340,6 +340,13 @@ def latest_version(match: Match) -> int:
     return match.submissions.aggregate(v=Max("version"))["v"] or 0
 
 
+def _versions(match: Match) -> list[ResultSubmission]:
+    """Every submission of a locked match, newest first, with who entered each: one read instead
+    of one per question (in disagreement? latest version? awaiting confirmation?). A match has a
+    handful of versions."""
+    return list(match.submissions.select_related("submitted_by").order_by("-version"))
+
+
 def _lock(match_id: int, *, tournament_id: int | None = None) -> Match:
     """Lock the tournament row, then the match row: the order draw_publish uses (Tournament first),
     so a result and the next round's draw never interleave (AMM 3.18). ``tournament_id``: the
@@ -409,9 +416,12 @@ def _submit_locked(
     source: str,
     reason: str = "",
     final: bool = False,
+    versions: list[ResultSubmission] | None = None,
 ) -> ResultSubmission:
     """`result_submit` of a match already locked (`_lock`) in the caller's transaction: a pair's
-    report (`result_report`) locks it once, not twice."""
+    report (`result_report`) locks it once, not twice. ``versions``: the match's submissions as
+    `_versions` read them under this lock (the caller's changes applied), so the report reads
+    them once while every other table waits for the tournament's row."""
     tournament = match.round.tournament
     if not match.round.is_published:
         raise TournamentError(_("La ronda no está publicada."), code="unpublished")
@@ -428,17 +438,19 @@ def _submit_locked(
             )
         if not reason and match.outcome == Outcome.PENDING:
             raise _errors(reason=_("Anotar un resultado en una ronda ya cerrada (AMM 3.18) necesita un motivo."))
-    disputed = _disputed(match)
+    if versions is None:
+        versions = _versions(match)
+    disputed = sorted((v for v in versions if v.status == Status.DISPUTED), key=lambda v: v.version)
     if disputed:
         # Only a third decision settles two actas that disagree (result_resolve).
         raise Conflict(_disagreement_message(match, disputed), code="disagreement")
-    latest = latest_version(match)
+    latest = versions[0].version if versions else 0
     if (
         expected_version is not None
         and expected_version != latest
-        and not _only_desk_settled_since(match, expected_version, tournament)
+        and not _only_desk_settled_since(versions, expected_version, tournament)
     ):
-        last = match.submissions.select_related("submitted_by").first()
+        last = versions[0] if versions else None
         who = last.submitted_by.get_username() if last and last.submitted_by else "?"
         raise Conflict(
             _("La mesa %(t)s acaba de recibir otro resultado (versión %(v)d, de %(u)s). Revísalo antes de cambiarlo.")
@@ -454,7 +466,7 @@ def _submit_locked(
     # Double check (AMM 3.16 by a second person), and always for a result the players' own
     # hands decided or a pair reported: proposed until someone else confirms it.
     needs_confirmation = ((tournament.results_double_check and not locked) or from_players or reported) and not final
-    pending = match.submissions.filter(status=Status.PROPOSED).select_related("submitted_by").first()
+    pending = next((v for v in versions if v.status == Status.PROPOSED), None)  # the newest
     if needs_confirmation and pending and can_confirm(by, pending) and _same(pending, data):
         return _confirm(match, pending, by)  # a second, identical entry confirms the first
     submitter = by if isinstance(by, AuthUser) and by.pk else None  # nobody to record when anonymous
@@ -574,11 +586,14 @@ def result_report(
                 % {"t": match.table_number or "—"},
                 code="has_result",
             )
-        own = match.submissions.filter(
-            status=Status.PROPOSED, source=ResultSubmission.Source.PLAYER, submitted_by__isnull=False
-        ).select_related("submitted_by")
-        for earlier in own:
-            if member_pairs(earlier.submitted_by, side):  # type: ignore[arg-type]
+        versions = _versions(match)
+        for earlier in versions:
+            if (
+                earlier.status == Status.PROPOSED
+                and earlier.source == ResultSubmission.Source.PLAYER
+                and earlier.submitted_by is not None
+                and member_pairs(earlier.submitted_by, side)
+            ):
                 earlier.status = Status.SUPERSEDED  # the same pair corrects its report
                 earlier.save(update_fields=["status"])
         sub = _submit_locked(
@@ -589,6 +604,7 @@ def result_report(
             games_b=games_b,
             tantos=tantos,
             source=ResultSubmission.Source.PLAYER,
+            versions=versions,
         )
         if sub.status == Status.PROPOSED:  # the rival pair's phones: it awaits their signature (issue 33)
             from scoring.tasks import notify_rival_task
@@ -710,10 +726,10 @@ def _settled_by_the_desk(sub: ResultSubmission, tournament: Tournament) -> bool:
     return sub.source == ResultSubmission.Source.HANDS and not _records_as_staff(sub.submitted_by, tournament)
 
 
-def _only_desk_settled_since(match: Match, version: int, tournament: Tournament) -> bool:
+def _only_desk_settled_since(versions: Sequence[ResultSubmission], version: int, tournament: Tournament) -> bool:
     """Whether every version after `version` is a player's pending proposal: the mesa that typed
     the acta without having seen one is not in conflict with it (its entry settles it)."""
-    newer = list(match.submissions.filter(version__gt=version).select_related("submitted_by"))
+    newer = [sub for sub in versions if sub.version > version]
     return bool(newer) and all(_settled_by_the_desk(sub, tournament) for sub in newer)
 
 
