@@ -27,6 +27,42 @@ def pair_html(pair: PairInfo) -> str:
     )
 
 
+def results_rows(matches: Iterable[MatchInfo], *, history: str | None = None) -> SafeString:
+    """The ``<li>`` of each table of a round on the results page (templates/scoring/_results_body.html):
+    573 at a 1,146-pair event, rendered again after every result. ``history``: the address of a
+    table's history with ``0`` for the match's id (the staff's version of the page)."""
+    before, after = history.rsplit("/0/", 1) if history is not None else ("", "")
+    mesa, exenta = escape(_("Mesa")), escape(_("Exenta"))
+    pendiente, historial = escape(_("pendiente")), escape(_("historial"))
+    out = []
+    for m in matches:
+        table_no = f"{mesa} {m.table}" if m.table else "—"
+        if m.pool:
+            table_no += f" · {escape(m.pool)}"
+        if m.is_bye:
+            score = exenta
+        elif m.decided:
+            score = escape(m.score or "–") + (f"<small>{escape(m.outcome_label)}</small>" if m.special else "")
+        else:
+            score = f"<small>{pendiente}</small>"
+        b = ""
+        if m.b is not None:
+            b = f'<span class="sc-side{" won" if m.winner_side == "b" else ""}">{pair_html(m.b)}\n</span>'
+        link = ""
+        if history is not None:
+            link = f'<a class="sc-history" href="{escape(f"{before}/{m.id}/{after}")}">{historial}</a>'
+        out.append(
+            f'\n  <li class="sc-match{"" if m.decided else " pending"}" id="mesa-{m.table or ""}">\n'
+            f'    <span class="sc-table-no">{table_no}</span>\n'
+            f'    <span class="sc-side{" won" if m.winner_side == "a" else ""}">{pair_html(m.a)}\n</span>\n'
+            f'    <span class="sc-score">{score}</span>\n'
+            f"    {b}\n"
+            f"    {link}\n"
+            "  </li>\n  "
+        )
+    return mark_safe("".join(out))
+
+
 def standings_rows(table: StandingsTable) -> SafeString:
     out = []
     points = table.kind == "points"

@@ -37,7 +37,7 @@ from scoring.services.results import (
     result_submit,
     round_locked,
 )
-from scoring.views.render import csv_response
+from scoring.views.render import csv_response, results_rows
 from torneo import pagecache
 from torneo.errors import Conflict, NotAllowed, TournamentError
 from torneo.forms.errors import attach_errors, service_errors
@@ -67,7 +67,15 @@ def results(request: HttpRequest, slug: str) -> HttpResponse:
     def context() -> dict[str, Any]:
         matches = selectors.round_matches(round_) if round_ else []
         decided = sum(1 for m in matches if m.decided)
-        return {"tournament": tournament, "rounds": rounds, "round": round_, "matches": matches, "decided": decided}
+        history = reverse("scoring:result_history", args=[tournament.slug, 0]) if is_staff else None
+        return {
+            "tournament": tournament,
+            "rounds": rounds,
+            "round": round_,
+            "matches": matches,
+            "decided": decided,
+            "rows": results_rows(matches, history=history),  # 573 tables: scoring.views.render
+        }
 
     # The body, the same for everyone (the staff's has the links to each table's history), is
     # rendered once per change (torneo.pagecache): 573 tables while a hundred phones reload.
