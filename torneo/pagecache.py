@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import Any, Generic, Protocol, TypeVar
 
 from django.conf import settings
@@ -78,14 +78,22 @@ def is_rendering_ahead() -> bool:
     return _AHEAD.get()
 
 
+@lru_cache(maxsize=4)
+def _changes_sql(vendor: str) -> str:
+    """The query for the latest change of the pairs, players and sessions (their history tables),
+    written once per database vendor: each ``Model.history`` builds a new manager class (~0.5 ms
+    apiece), and a worker takes a stamp twice for each of the 2,300 pair pages it renders while the
+    pairs report (benchmarks/load.py --mode players)."""
+    quote = connection.ops.quote_name
+    tables = [model.history.model._meta.db_table for model in (Pair, PairMember, Player, Session)]
+    return "SELECT " + ", ".join(f"(SELECT MAX(history_id) FROM {quote(t)})" for t in tables)
+
+
 def tournament_stamp(tournament: Tournament, *, version: int | None = None) -> str:
     """Changes whenever anything a public page of this tournament shows changes. ``version``: a
     page's own live version instead of the tournament's (a pair's page: torneo.services.live)."""
-    quote = connection.ops.quote_name
-    tables = [model.history.model._meta.db_table for model in (Pair, PairMember, Player, Session)]
-    sql = "SELECT " + ", ".join(f"(SELECT MAX(history_id) FROM {quote(t)})" for t in tables)
     with connection.cursor() as cursor:
-        cursor.execute(sql)
+        cursor.execute(_changes_sql(connection.vendor))
         changes = cursor.fetchone()
     created, updated = (int(d.timestamp() * 1_000_000) for d in (tournament.created_at, tournament.updated_at))
     live = tournament.live_version if version is None else version

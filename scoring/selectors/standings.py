@@ -196,7 +196,11 @@ def _info(data: TournamentSnapshot, pair: int) -> PairInfo:
     return data.pairs[pair]
 
 
-def _row(line: Line[int], data: TournamentSnapshot) -> StandingsRow:
+def _row(line: Line[int], data: TournamentSnapshot, labels: dict[tuple[str, int | None], str]) -> StandingsRow:
+    key = (line.status, line.out_round)
+    label = labels.get(key)
+    if label is None:  # a handful of labels for a thousand lines: each translated once
+        label = labels[key] = status_label(line.status, line.out_round)
     return StandingsRow(
         line.position,
         line.position_to,
@@ -210,14 +214,15 @@ def _row(line: Line[int], data: TournamentSnapshot) -> StandingsRow:
         line.tantos_diff,
         line.values,
         line.status,
-        status_label(line.status, line.out_round),
+        label,
         line.qualifies,
     )
 
 
 def _table(title: str, table: Table[int], data: TournamentSnapshot) -> StandingsTable:
     champion = _info(data, table.champion) if table.champion is not None else None
-    rows = [_row(line, data) for line in table.lines]
+    labels: dict[tuple[str, int | None], str] = {}
+    rows = [_row(line, data, labels) for line in table.lines]
     return StandingsTable(title, table.pool, table.kind, rows, champion, table.alive)
 
 

@@ -72,7 +72,10 @@ def _round_with_every_kind_of_row():
     hostile = make_pair(
         t,
         name='<script>alert("x")</script> & Cía',
-        players=[player_data(1, last_name="O'Brien <b>"), player_data(2, first_name="Ane > Miren", last_name="Zubiri & Hijos")],
+        players=[
+            player_data(1, last_name="O'Brien <b>"),
+            player_data(2, first_name="Ane > Miren", last_name="Zubiri & Hijos"),
+        ],
     )
     pair_check_in(pair=hostile)
     round_ = publish_next(sim)
