@@ -1,4 +1,5 @@
-"""The long repeated parts of the public pages — standings rows, classification rows, bracket nodes —
+"""The long repeated parts of the public pages — standings rows, classification rows, bracket nodes,
+the results page's tables (the round page's: torneo/templatetags/round_rows.py) —
 written in Python rather than template loops: a 1,024-pair table is ~1,000 rows of ~10 cells, which
 the template engine renders in ~100 ms and these functions in a few. The page structure (headings,
 table heads, notes) stays in the templates; this markup mirrors templates/scoring/_pair.html.
