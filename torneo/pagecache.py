@@ -24,6 +24,7 @@ share the cache (a file cache under var/ on one host, CACHE_URL=redis://… for 
 import dataclasses
 import gzip
 import hashlib
+import logging
 import re
 import struct
 import threading
@@ -53,6 +54,7 @@ from torneo.models import Pair, PairMember, Player, Session, Tournament
 from torneo.numbers import canonical_int
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 TTL = 24 * 3600
 RENDER_LOCK_SECONDS = 30  # past it, a renderer is taken for dead and another request renders
 COLD_WAIT_SECONDS = 10  # how long a request waits for the first rendering of a page
@@ -166,6 +168,7 @@ class Body:
     max_age: float | None = None  # seconds it stays true though its stamp does not change (a clock)
     crc: int = 0  # of its HTML, kept deflated only (with ``content``, computed from it)
     length: int = 0
+    ahead: bool = False  # a shared page's, which the worker renders ahead: served as it is longer (`shared_every`)
 
     @property
     def html(self) -> bytes:
@@ -179,22 +182,41 @@ class Body:
 
     def current(self, stamp: str) -> bool:
         """Whether it may be served for ``stamp``: rendered at it (and not past its age), or
-        younger than PAGES_RENDER_EVERY_SECONDS (a burst of changes: see `cached_with_stamp`)."""
+        younger than PAGES_RENDER_EVERY_SECONDS, or `shared_every` for a shared page's (a burst of
+        changes: see `cached_with_stamp`)."""
         age = time.time() - self.at
         if self.max_age is not None and age >= self.max_age:
             return False
-        return self.stamp == stamp or (not _AHEAD.get() and age < settings.PAGES_RENDER_EVERY_SECONDS)
+        every = shared_every() if self.ahead else settings.PAGES_RENDER_EVERY_SECONDS
+        return self.stamp == stamp or (not _AHEAD.get() and age < every)
 
 
 def cached_body(key: str, stamp: str, template: str, context: Callable[[], dict[str, Any]]) -> Body:
-    """A page body rendered from ``template`` once per stamp, at most once every
-    PAGES_RENDER_EVERY_SECONDS (see `kept_body`)."""
-    return kept_body(f"body:{key}:{template}", stamp, lambda: render_to_string(template, context()).encode())
+    """A shared page's body (the standings, the results, a round's draw: the pages the worker
+    renders ahead after each change), rendered from ``template`` once per stamp, at most once every
+    `shared_every` seconds by a web request (see `kept_body`)."""
+    render = lambda: render_to_string(template, context()).encode()  # noqa: E731
+    return kept_body(f"body:{key}:{template}", stamp, render, ahead=True)
 
 
-def kept_body(key: str, stamp: str, render: Callable[[], bytes], *, max_age: float | None = None) -> Body:
+def shared_every() -> float:
+    """How long a web request serves a shared page's body as it is after a change, rather than
+    render it: PAGES_RENDER_EVERY_SECONDS, and PAGES_WORKER_GRACE_SECONDS more while a worker
+    renders these pages ahead (PAGES_PRERENDER). The worker renders them at most every
+    PAGES_RENDER_EVERY_SECONDS during a burst, at a lower priority (scripts/run.sh); a web request
+    that found the body that old and rendered it itself (the standings of 1,146 pairs: 80-230 ms
+    of a core) or went through the view for it (~10 ms) was the tail of every page while the pairs
+    reported (benchmarks/load.py --mode players: 1.1% of the shared pages' requests, README
+    *Speed*). Past the grace, the worker is taken for late or gone and the request renders."""
+    every = settings.PAGES_RENDER_EVERY_SECONDS
+    return every + settings.PAGES_WORKER_GRACE_SECONDS if every and settings.PAGES_PRERENDER else every
+
+
+def kept_body(
+    key: str, stamp: str, render: Callable[[], bytes], *, max_age: float | None = None, ahead: bool = False
+) -> Body:
     """A page body, ``render()`` once per stamp, at most once every PAGES_RENDER_EVERY_SECONDS (see
-    `cached_with_stamp`), and again past ``max_age`` seconds.
+    `cached_with_stamp`; ``ahead``: a shared page's, `shared_every`), and again past ``max_age`` seconds.
 
     Each web process also keeps the bodies it used lately in memory (`recent_bodies`), under the
     same rule: a signed-in phone's page (a pair's terminal on the round's draw, 900 KB of a 573-table
@@ -212,29 +234,29 @@ def kept_body(key: str, stamp: str, render: Callable[[], bytes], *, max_age: flo
             return html, time.time(), None, 0, 0
         return None, time.time(), _deflated(html), zlib.crc32(html), len(html)
 
-    every = settings.PAGES_RENDER_EVERY_SECONDS
+    every = shared_every() if ahead else settings.PAGES_RENDER_EVERY_SECONDS
     built, value = cached_with_stamp(key, stamp, build, every=every, max_age=max_age)
-    body = _body_of(local, built, value, max_age)
+    body = _body_of(local, built, value, max_age, ahead)
     recent.put(local, body)
     return body
 
 
-def _body_of(key: str, stamp: str, value: Any, max_age: float | None) -> Body:
+def _body_of(key: str, stamp: str, value: Any, max_age: float | None, ahead: bool = False) -> Body:
     if isinstance(value, bytes):  # kept by an earlier version of this code
         value = (value, 0.0, None)
     if len(value) == 3:  # kept by an earlier version too: the HTML beside its deflate
         value = (*value, 0, 0)
-    return Body(value[0], stamp, value[1], value[2], key, max_age, value[3], value[4])
+    return Body(value[0], stamp, value[1], value[2], key, max_age, value[3], value[4], ahead)
 
 
-def _shared_body(key: str, max_age: float | None) -> Body | None:
+def _shared_body(key: str, max_age: float | None, ahead: bool = False) -> Body | None:
     """The body `kept_body` keeps under ``key`` (with its language) in the shared cache, as another
     process rendered it; None if none."""
     entry = cache.get(key)
     value = entry[1] if isinstance(entry, tuple) and len(entry) == 3 else None
     if not isinstance(value, tuple) or len(value) not in (3, 5):
         return None
-    return _body_of(key, entry[0], entry[1], max_age)
+    return _body_of(key, entry[0], entry[1], max_age, ahead)
 
 
 def _deflated(html: bytes) -> bytes:
@@ -351,7 +373,9 @@ def _framed_response(request: HttpRequest, head: bytes, body: Body, tail: bytes)
 # FRAME_KEEP_SECONDS. A phone reads its page again every 10 s during a burst of results, so a
 # check every FRAME_SECONDS costs one read in FRAME_SECONDS / 10 three queries: once a minute, that
 # was one in six, the p95 of the public pages while the pairs report (benchmarks/load.py --mode
-# players); once in five minutes, one in thirty. Before the check (stop 41) each was a whole view.
+# players); once in five minutes, one in thirty, still a third of that tail (~10 ms of a core each
+# under load): so the check runs once the page is sent (`_check_after`), and a frame it finds false
+# is dropped for the next request. Before the check (stop 41) each was a whole view.
 
 FRAME_SECONDS = 300
 FRAME_KEEP_SECONDS = 3600  # past it, rendered again whatever the checks say
@@ -374,6 +398,7 @@ class Frame:
     who: tuple[Any, ...] = ()  # what of the user the frame shows (`_who`)
     checked: float = 0.0  # when it was last found true (`_checked_again`); 0: when rendered (``at``)
     context: str = ""  # what of the view's context it was rendered from (`_context_print`)
+    body_ahead: bool = False  # the body's (`Body.ahead`)
 
 
 def _tournament_part(stamp: str) -> str:
@@ -393,7 +418,9 @@ def _frame(
         return None
     now = time.time()
     who = _who(user, tournament)
-    return Frame(head, tail, body.key, _tournament_part(body.stamp), user.pk, now, body.max_age, who, now, printed)
+    return Frame(
+        head, tail, body.key, _tournament_part(body.stamp), user.pk, now, body.max_age, who, now, printed, body.ahead
+    )
 
 
 def _context_print(context: dict[str, Any]) -> str:
@@ -458,6 +485,29 @@ def _checked_again(request: HttpRequest, key: str, frame: Frame, tournament_id: 
     return frame
 
 
+def _check_after(response: HttpResponse, request: HttpRequest, key: str, frame: Frame, tournament_id: int) -> None:
+    """The frame's check (`_checked_again`) once the page is sent: when the WSGI server closes the
+    response, after its last byte. The check (the session and the account read, the user's pairs
+    and roles: ~6 ms and three queries, 10 under load) fell on one page read in thirty of every
+    signed-in phone, and those reads were a third of the shared pages' tail while the pairs
+    reported (benchmarks/load.py --mode players, README *Speed*). A frame found false is dropped:
+    the browser's next request goes through the view. What the check is for (a session ended
+    otherwise, a bulk update no signal sees: torneo/frame_changes.py) thus shows one request later,
+    within FRAME_SECONDS and a poll."""
+
+    def check() -> None:
+        try:
+            if _checked_again(request, key, frame, tournament_id) is None:
+                cache.delete(key)
+        except Exception:  # a closer's exception is swallowed by Django: say it, and drop the frame
+            logger.warning("No se ha podido comprobar el marco %s", key, exc_info=True)
+            cache.delete(key)
+
+    # Django calls a response's closers when the server closes it, before request_finished (whose
+    # handler closes the database connection): the same mechanism that closes a FileResponse's file.
+    response._resource_closers.append(check)
+
+
 def _signed_in_key(request: HttpRequest, params: tuple[str, ...]) -> str | None:
     """The key of this browser's frame of this page: a plain GET with a session and a CSRF cookie and
     no message waiting, of a query this page takes (as `_anonymous_key`)."""
@@ -495,7 +545,7 @@ def _frame_page(request: HttpRequest, frame: Frame, expected: str) -> HttpRespon
     recent = recent_bodies()
     body = recent.get(frame.body_key)
     if body is None or not body.current(expected):
-        body = _shared_body(frame.body_key, frame.max_age)
+        body = _shared_body(frame.body_key, frame.max_age, frame.body_ahead)
         if body is None or not body.current(expected):
             return None
         recent.put(frame.body_key, body)
@@ -885,14 +935,18 @@ def anonymous_page(
             gives the frame to keep)."""
             key = _signed_in_key(request, params)
             frame = cache.get(key) if key is not None else None
-            if isinstance(frame, Frame):  # (the public state is read only then: a pair's page keeps none)
+            if isinstance(frame, Frame) and key is not None and time.time() - frame.at < FRAME_KEEP_SECONDS:
+                # (the public state is read only then: a pair's page keeps none)
                 state = public_state(slug)
                 expected = None if state is None else stamp(state, kwargs) if stamp else state.stamp
-                if expected is not None and time.time() - (frame.checked or frame.at) >= FRAME_SECONDS:
-                    frame = _checked_again(request, key or "", frame, state.pk) if state is not None else None
-                served = None if expected is None or frame is None else _frame_page(request, frame, expected)
-                if served is not None:
+                due = state is not None and time.time() - (frame.checked or frame.at) >= FRAME_SECONDS
+                served = None if expected is None else _frame_page(request, frame, expected)
+                if served is not None and state is not None:
+                    if due:
+                        _check_after(served, request, key, frame, state.pk)
                     return served
+                if due and state is not None:
+                    frame = _checked_again(request, key, frame, state.pk)
                 if expected is not None and frame is not None:
                     setattr(request, _FRAME_ATTR, frame)  # the body changed, not the frame: `_kept_frame`
             response = view(request, slug, **kwargs)

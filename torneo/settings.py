@@ -244,6 +244,10 @@ for _alias in ("default", "ratelimit"):
 # A public page changed again while it is younger than this is served as it is (it says its
 # version, so live.js asks again): during a burst of results a page is rendered at most this often.
 PAGES_RENDER_EVERY_SECONDS = env.float("PAGES_RENDER_EVERY_SECONDS", default=5.0)
+# While a worker renders the shared pages ahead (PAGES_PRERENDER), a web request renders one itself
+# only when its body is this much older than the above: the worker is then late or gone
+# (torneo.pagecache, `shared_every`).
+PAGES_WORKER_GRACE_SECONDS = env.float("PAGES_WORKER_GRACE_SECONDS", default=10.0)
 # A pair's page is sent to the worker again at most this often (never more often than the above):
 # a pair's report and the rival's signature come a few seconds apart, and a page sent "later" is
 # rendered by the pair's phones themselves if they ask first (torneo.services.live, `_prerender`).

@@ -4,15 +4,18 @@ import gzip
 import json
 import re
 import zlib
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
 from django.core.cache import cache, caches
+from django.core.handlers.wsgi import WSGIHandler
 from django.db import connection
 from django.db.models import F
-from django.test import Client
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 
@@ -613,6 +616,49 @@ def test_during_a_burst_the_shared_pages_go_to_the_worker_once_more_when_the_int
     assert count == 0 and _version(html) < fresh(sim.tournament).live_version
 
 
+def test_while_a_worker_renders_ahead_a_request_leaves_a_shared_page_to_it_for_its_grace(
+    state_kept, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """PAGES_WORKER_GRACE_SECONDS: with a worker rendering the shared pages ahead, a web request
+    serves a shared page's body as it is for PAGES_RENDER_EVERY_SECONDS and the grace after a
+    change (here the worker is late: nothing runs what is sent); past it, the request renders. A
+    request that rendered the standings itself took a core from every request behind it."""
+    from torneo.services import live
+
+    settings.PAGES_RENDER_EVERY_SECONDS, settings.PAGES_WORKER_GRACE_SECONDS = 5, 10
+    settings.PAGES_PRERENDER = True
+    monkeypatch.setattr(live.current_app, "send_task", lambda *args, **kwargs: None)  # a late worker
+    sim = new_tournament(8)
+    round_ = publish_next_round(sim)
+    slug = sim.tournament.slug
+    url = f"/torneos/{slug}/clasificacion/"
+    phone = _phone(sim, 3)
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        shown = _version(_page(phone.get(url)))
+        assert _version(_page(phone.get(url))) == shown  # its frame kept
+        match = playing(round_)[0]
+        with django_capture_on_commit_callbacks(execute=True):
+            result_submit(match=match, by=sim.organizer, games_a=3, games_b=0, expected_version=match.result_version)
+    now = fresh(sim.tournament).live_version
+    assert now > shown
+    with time_machine.travel(start + timedelta(seconds=14), tick=False):
+        with CaptureQueriesContext(connection) as queries:
+            young = _page(phone.get(url))
+        assert len(queries) == 0 and _version(young) == shown  # its frame, the body as it is
+        assert _version(Client().get(url).content.decode()) == shown  # an anonymous visitor's too
+    with time_machine.travel(start + timedelta(seconds=16), tick=False):
+        assert _version(_page(phone.get(url))) == now  # the worker is late: the request renders
+    # Without a worker rendering ahead the grace does not apply: past the interval, rendered.
+    settings.PAGES_PRERENDER = False
+    with time_machine.travel(start + timedelta(seconds=17), tick=False):
+        match = playing(round_)[1]
+        with django_capture_on_commit_callbacks(execute=True):
+            result_submit(match=match, by=sim.organizer, games_a=3, games_b=0, expected_version=match.result_version)
+    with time_machine.travel(start + timedelta(seconds=23), tick=False):
+        assert _version(_page(phone.get(url))) == fresh(sim.tournament).live_version > now
+
+
 def test_a_draft_is_never_rendered_ahead(state_kept):
     from torneo.views.prerender import prerender_pages
 
@@ -911,6 +957,74 @@ def test_a_phones_frame_past_its_frame_seconds_is_checked_again_not_rendered_aga
     with CaptureQueriesContext(connection) as view:
         phone.get(url + "?x=1")  # not a page kept: through the view
     assert len(view) > 3
+
+
+@contextmanager
+def _as_the_server():
+    """Django's own handler of request_started/finished closes the database connection, which holds
+    this test's transaction: disconnected meanwhile, as the test client does (which connects it again
+    after each of its requests)."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    for signal in (signals.request_started, signals.request_finished):
+        signal.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        for signal in (signals.request_started, signals.request_finished):
+            signal.connect(close_old_connections)
+
+
+def _sent_not_closed(phone: Client, url: str) -> tuple[HttpResponse, int]:
+    """A phone's request through the whole WSGI handler, as gunicorn runs it, the response not yet
+    closed by the server (its last byte sent, the connection not yet let go): with the queries it
+    cost until then."""
+    cookie = "; ".join(f"{morsel.key}={morsel.value}" for morsel in phone.cookies.values())
+    environ = RequestFactory().get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_COOKIE=cookie).environ
+    with _as_the_server(), CaptureQueriesContext(connection) as queries:
+        response = WSGIHandler()(environ, lambda status, headers: None)
+    return response, len(queries)
+
+
+def _closed(response: HttpResponse) -> int:
+    """The server closes the response: the queries that cost."""
+    with _as_the_server(), CaptureQueriesContext(connection) as queries:
+        response.close()
+    return len(queries)
+
+
+def test_a_frames_check_runs_once_its_page_is_sent_and_a_frame_found_false_is_dropped(state_kept, monkeypatch):
+    """Past FRAME_SECONDS (here: every request) the frame's check (the session, the account, its
+    pairs and roles: three queries) runs when the server closes the response, after the page's last
+    byte, not before it: the checks were a third of the shared pages' tail while the pairs
+    reported. A frame the check finds false (here a bulk update, which no signal sees) is dropped,
+    and the browser's next request goes through the view."""
+    from django.contrib.auth import get_user_model
+
+    from torneo.models import PairTerminal
+
+    monkeypatch.setattr(pagecache, "FRAME_SECONDS", 0.0)
+    sim = new_tournament(8)
+    round_ = sim.play_round()
+    url = f"/torneos/{sim.tournament.slug}/rondas/{round_.number}/"
+    phone = _phone(sim, 3)
+    pagecache.public_state(sim.tournament.slug)  # kept, as at an event
+    first = _page(phone.get(url))
+    response, sending = _sent_not_closed(phone, url)
+    assert sending == 0 and _page(response) == first
+    assert 0 < _closed(response) <= 3
+    with CaptureQueriesContext(connection) as checked:
+        assert _page(phone.get(url)) == first  # found true: still kept (and checked again on close)
+    assert 0 < len(checked) <= 3
+    user_id = PairTerminal.objects.get(pair__tournament=sim.tournament, pair__number=3).user_id
+    get_user_model().objects.filter(pk=user_id).update(username="renombrada-sin-senal")
+    response, sending = _sent_not_closed(phone, url)
+    assert sending == 0 and _page(response) == first  # sent before the check: one request late at most
+    assert _closed(response) > 0
+    with CaptureQueriesContext(connection) as view:
+        again = phone.get(url)
+    assert again.status_code == 200 and len(view) > 3  # dropped: through the view
 
 
 def test_a_frame_checked_again_is_not_used_once_its_user_changed(state_kept, monkeypatch):
