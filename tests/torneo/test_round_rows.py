@@ -66,18 +66,21 @@ RESULTS_LOOP = Template(
 
 def _round_with_every_kind_of_row():
     """Seven pairs (one exenta), names an attacker chose, a played result, a walkover and a table
-    still pending."""
-    sim = new_tournament(6)
+    still pending. Two pairs have a hostile name: the draw is random, and an exenta's pair is
+    nobody's opponent, so with one such pair its name showed in no row of the surnames list
+    whenever it drew the exenta (a CI flake on SQLite)."""
+    sim = new_tournament(5)
     t = sim.tournament
-    hostile = make_pair(
-        t,
-        name='<script>alert("x")</script> & Cía',
-        players=[
-            player_data(1, last_name="O'Brien <b>"),
-            player_data(2, first_name="Ane > Miren", last_name="Zubiri & Hijos"),
-        ],
-    )
-    pair_check_in(pair=hostile)
+    for n, name in enumerate(['<script>alert("x")</script> & Cía', '<script>alert("y")</script> & Hijos']):
+        hostile = make_pair(
+            t,
+            name=name,
+            players=[
+                player_data(1 + 2 * n, last_name=f"O'Brien <b>{'' if n == 0 else ' II'}"),
+                player_data(2 + 2 * n, first_name="Ane > Miren", last_name=f"Zubiri & Hijos {n}"),
+            ],
+        )
+        pair_check_in(pair=hostile)
     round_ = publish_next(sim)
     tables = list(round_.matches.filter(pair_b__isnull=False).order_by("table_number"))
     sim.enter_result(tables[0])
