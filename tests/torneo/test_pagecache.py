@@ -939,18 +939,25 @@ def test_a_phone_signed_out_by_a_new_tarjeta_never_gets_its_kept_frame(state_kep
     assert "Pareja 3 · móvil" not in page and "Entrar" in page
 
 
-def test_a_phones_frame_past_its_frame_seconds_is_checked_again_not_rendered_again(state_kept, monkeypatch):
-    """A frame older than FRAME_SECONDS (here: every request) is used again once the request's
-    session still signs in its user, with the same name, pairs and no roles: three queries (the
-    session, the user, its pairs and roles), not the whole view (ten or more) once a minute per
-    phone and page, the public pages' p95 while the pairs report."""
+def _a_round_page_checked_at_every_request(monkeypatch) -> tuple:
+    """Pair 3's phone has read a played round's page, its frame kept; FRAME_SECONDS is 0, so every
+    later request of it is due for the frame's check. The simulation, the page's address, the phone
+    and the page it read."""
     monkeypatch.setattr(pagecache, "FRAME_SECONDS", 0.0)
     sim = new_tournament(8)
     round_ = sim.play_round()
     url = f"/torneos/{sim.tournament.slug}/rondas/{round_.number}/"
     phone = _phone(sim, 3)
     pagecache.public_state(sim.tournament.slug)  # kept, as at an event
-    first = _page(phone.get(url))
+    return sim, url, phone, _page(phone.get(url))
+
+
+def test_a_phones_frame_past_its_frame_seconds_is_checked_again_not_rendered_again(state_kept, monkeypatch):
+    """A frame older than FRAME_SECONDS (here: every request) is used again once the request's
+    session still signs in its user, with the same name, pairs and no roles: three queries (the
+    session, the user, its pairs and roles), not the whole view (ten or more) once a minute per
+    phone and page, the public pages' p95 while the pairs report."""
+    _sim, url, phone, first = _a_round_page_checked_at_every_request(monkeypatch)
     with CaptureQueriesContext(connection) as queries:
         again = _page(phone.get(url))
     assert 0 < len(queries) <= 3 and again == first
@@ -1004,13 +1011,7 @@ def test_a_frames_check_runs_once_its_page_is_sent_and_a_frame_found_false_is_dr
 
     from torneo.models import PairTerminal
 
-    monkeypatch.setattr(pagecache, "FRAME_SECONDS", 0.0)
-    sim = new_tournament(8)
-    round_ = sim.play_round()
-    url = f"/torneos/{sim.tournament.slug}/rondas/{round_.number}/"
-    phone = _phone(sim, 3)
-    pagecache.public_state(sim.tournament.slug)  # kept, as at an event
-    first = _page(phone.get(url))
+    sim, url, phone, first = _a_round_page_checked_at_every_request(monkeypatch)
     response, sending = _sent_not_closed(phone, url)
     assert sending == 0 and _page(response) == first
     assert 0 < _closed(response) <= 3
