@@ -290,6 +290,22 @@ def _clean_tantos(
                     % {"i": i}
                 )
         cleaned.append([a, b])
+    last = cleaned[-1]
+    if last_winner is not None and last[0] < points and last[1] < points:
+        # The last juego went to an órdago: it is the winner's too (the partida ends on the winner's
+        # juego), so it is counted for the winner, and a pair that already had its juegos before it
+        # ended the partida there: [40-0] ×3 then [0-39] is no 3-1 (AMM 1.7.a).
+        games = games_a if last_winner == "a" else games_b
+        if games is not None and won[last_winner] >= games:
+            raise _errors(
+                tantos=_(
+                    "Juego %(i)d: nadie llega a %(p)d tantos (lo terminó un órdago) y, siendo el último, es de la "
+                    "pareja ganadora; pero la pareja %(s)s ya había ganado %(n)d juegos antes: la partida había "
+                    "terminado (AMM 1.7.a)."
+                )
+                % {"i": len(cleaned), "p": points, "s": last_winner.upper(), "n": won[last_winner]}
+            )
+        won[last_winner] += 1
     if games_a is not None and games_b is not None:
         if len(cleaned) != games_a + games_b:
             raise _errors(

@@ -637,10 +637,16 @@ IMPOSSIBLE_TANTOS = [
     ([[40, 40], [40, 1], [40, 2], [3, 40]], "Juego 1: 40-40 no es posible: solo una pareja llega a 40"),
     ([[200, 0], [40, 1], [40, 2], [3, 40]], "Juego 1: los tantos van de 0 a 139"),
     ([[40, 1], [40, 2], [40, 10], [3, 40]], "Juego 4: lo gana por tantos la pareja que pierde la partida"),
+    # The winner had its three juegos after the third: a fourth juego, even one ended by an órdago, was
+    # never played.
+    ([[40, 0], [40, 0], [40, 0], [0, 39]], "Juego 4: nadie llega a 40 tantos (lo terminó un órdago)"),
+    ([[40, 0], [40, 0], [40, 0], [12, 7]], "la pareja A ya había ganado 3 juegos antes: la partida había terminado"),
 ]
 
 
-@pytest.mark.parametrize(("tantos", "message"), IMPOSSIBLE_TANTOS, ids=["loser-at-40", "both-40", "200", "last"])
+@pytest.mark.parametrize(
+    ("tantos", "message"), IMPOSSIBLE_TANTOS, ids=["loser-at-40", "both-40", "200", "last", "after-end", "ordago-end"]
+)
 def test_amm_1_7_a_each_juego_has_one_pair_at_the_tantos_and_agrees_with_the_juegos(tantos, message):
     """AMM 1.7.a: «lo más normal es que sea a 3 ó 4 juegos ganados y los juegos a 40 tantos»: in a juego one
     pair reaches the tantos and the count stops (AMM 3.13); the other stays below. The juegos each pair won by
@@ -668,6 +674,16 @@ def test_amm_1_7_a_tantos_follow_the_tournaments_tantos_per_juego_and_an_ordago_
     )
     match.refresh_from_db()
     assert (sub.tantos, match.tantos_a, match.tantos_b) == ([[30, 1], [129, 2], [12, 25], [30, 0]], 201, 28)
+    # The last juego to an órdago: the winner's third juego, the partida's end.
+    sub = result_submit(
+        match=match,
+        by=sim.organizer,
+        games_a=3,
+        games_b=1,
+        tantos=[[0, 30], [30, 2], [30, 9], [5, 14]],
+        expected_version=sub.version,
+    )
+    assert sub.tantos == [[0, 30], [30, 2], [30, 9], [5, 14]]
 
 
 IMPOSSIBLE_DECISIONS = [
