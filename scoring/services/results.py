@@ -329,14 +329,18 @@ def _clean_tantos(
     return cleaned
 
 
-def _same(sub: ResultSubmission, data: dict[str, Any]) -> bool:
+def _same_result(sub: ResultSubmission, data: dict[str, Any]) -> bool:
+    """The same result: outcome, juegos and winner (the optional tantos per juego aside)."""
     return (
         sub.outcome == data["outcome"]
         and sub.games_a == data["games_a"]
         and sub.games_b == data["games_b"]
         and sub.winner_id == (data["winner"].pk if data["winner"] else None)
-        and (sub.tantos or []) == data["tantos"]
     )
+
+
+def _same(sub: ResultSubmission, data: dict[str, Any]) -> bool:
+    return _same_result(sub, data) and (sub.tantos or []) == data["tantos"]
 
 
 def _apply(match: Match, sub: ResultSubmission) -> None:
@@ -483,12 +487,24 @@ def _submit_locked(
     # hands decided or a pair reported: proposed until someone else confirms it.
     needs_confirmation = ((tournament.results_double_check and not locked) or from_players or reported) and not final
     pending = next((v for v in versions if v.status == Status.PROPOSED), None)  # the newest
-    if needs_confirmation and pending and can_confirm(by, pending) and _same(pending, data):
-        return _confirm(match, pending, by)  # a second, identical entry confirms the first
+    adds_tantos = False
+    if needs_confirmation and pending and can_confirm(by, pending):
+        if _same(pending, data) or (_same_result(pending, data) and not data["tantos"]):
+            # A second, identical entry confirms the first; so does one with the same result that
+            # leaves out the optional tantos per juego (the first one's stand).
+            return _confirm(match, pending, by)
+        if _same_result(pending, data) and not pending.tantos:
+            # The same result, and only this entry gives the tantos: it counts at once, with them
+            # (the tantos are optional: one side's writing them is no other reading of the acta).
+            adds_tantos, needs_confirmation = True, False
+            reason = reason or _(
+                "Confirma la versión %(v)d (el mismo resultado) y añade los tantos de cada juego."
+            ) % {"v": pending.version}
     submitter = by if isinstance(by, AuthUser) and by.pk else None  # nobody to record when anonymous
     # A second, different entry by another person: a disagreement, both kept (AMM 3.16).
     disagreement = (
-        needs_confirmation
+        not adds_tantos
+        and needs_confirmation
         and pending is not None
         and not from_players
         and _disagrees(

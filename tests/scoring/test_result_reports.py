@@ -49,6 +49,41 @@ def test_the_same_result_reported_by_both_pairs_counts_at_once():
     assert match_of(t).winner_id == t.match.pair_b_id
 
 
+TANTOS_3_1 = [[40, 12], [40, 30], [7, 40], [40, 0]]
+
+
+def test_the_same_juegos_without_the_optional_tantos_confirm_a_report_that_gave_them_amm_3_16():
+    """The tantos per juego are optional: the rival pair that reports the same juegos without them
+    signs the report (its tantos stand), no desacuerdo."""
+    t = table()
+    first = result_report(match=t.match, by=t.player_a, games_a=3, games_b=1, tantos=TANTOS_3_1)
+    second = result_report(match=t.match, by=t.player_b, games_a=3, games_b=1)
+    first.refresh_from_db()
+    assert (second.pk, first.status) == (first.pk, Status.CONFIRMED) and not disagreement(t.match)
+    match = match_of(t)
+    assert (match.games_a, match.games_b, match.tantos_a, match.tantos_b) == (3, 1, 127, 82)
+
+
+def test_the_same_juegos_with_tantos_over_a_report_without_them_count_with_the_tantos_amm_3_16():
+    """The other way round: the first report gave no tantos, the rival's same juegos give them: it
+    counts at once with them, the first report superseded, and its history says why."""
+    t = table()
+    first = result_report(match=t.match, by=t.player_a, games_a=3, games_b=1)
+    second = result_report(match=t.match, by=t.player_b, games_a=3, games_b=1, tantos=TANTOS_3_1)
+    first.refresh_from_db()
+    assert (first.status, second.status) == (Status.SUPERSEDED, Status.CONFIRMED) and not disagreement(t.match)
+    assert f"Confirma la versión {first.version}" in second.reason
+    assert (match_of(t).tantos_a, match_of(t).tantos_b) == (127, 82)
+
+
+def test_the_same_juegos_with_other_tantos_are_a_disagreement_amm_3_16():
+    """Both give tantos, and they differ: two readings of the acta (the tantos feed the tiebreaks)."""
+    t = table()
+    result_report(match=t.match, by=t.player_a, games_a=3, games_b=1, tantos=TANTOS_3_1)
+    result_report(match=t.match, by=t.player_b, games_a=3, games_b=1, tantos=[[40, 12], [40, 30], [7, 40], [40, 1]])
+    assert [s.status for s in disagreement(t.match)] == [Status.DISPUTED, Status.DISPUTED]
+
+
 def test_a_different_report_from_the_other_pair_is_a_disagreement_for_the_mesa_amm_3_16():
     t = table()
     result_report(match=t.match, by=t.player_a, games_a=3, games_b=1)
