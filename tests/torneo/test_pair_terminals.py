@@ -13,7 +13,7 @@ from scoring.models import MatchClock
 from tests.factories import UserFactory, make_pair, player_data
 from tests.scoring.test_hands_services import Table, table
 from torneo.errors import NotAllowed, TournamentError
-from torneo.models import Pair, PairTerminal, Tournament
+from torneo.models import Pair, PairTerminal, PushSubscription, Tournament
 from torneo.permissions import is_player_of, own_pair_numbers
 from torneo.services import terminals as service
 
@@ -93,6 +93,25 @@ def test_withdrawing_the_link_stops_it_and_signs_its_phones_out():
     assert mesa.post(url, {"retirar": "1"}).status_code == 302
     assert not get_user(phone).is_authenticated
     assert Client().get(link).status_code == 404
+
+
+@pytest.mark.parametrize("how", ["renovar", "retirar"])
+def test_a_replaced_or_withdrawn_link_stops_the_pushes_to_its_phones(how):
+    """A lost tarjeta's phone, signed out, must not go on receiving the pair's notifications (its
+    table, the results to sign, the juez's answers): its push subscriptions end with the link; other
+    accounts' stay."""
+    t = table()
+    phone = Client()
+    phone.get(issue(t))
+    account = get_user(phone)
+    endpoint = "https://push.example.com/send/{}"
+    PushSubscription.objects.create(user=account, endpoint=endpoint.format(1), p256dh="k", auth="a")
+    PushSubscription.objects.create(user=t.player_b, endpoint=endpoint.format(2), p256dh="k", auth="a")
+    if how == "renovar":
+        issue(t)
+    else:
+        service.terminal_revoke(pair=t.match.pair_a, by=t.control)
+    assert list(PushSubscription.objects.values_list("user_id", flat=True)) == [t.player_b.pk]
 
 
 def test_wrong_links_answer_alike_naming_nobody():
@@ -204,3 +223,28 @@ def test_stale_cards_lock_out_their_own_phone_not_the_venues_other_phones(small_
         assert Client(**venue).get(stale).status_code == 404
     assert Client(**venue).get(link).status_code == 429
     assert Client(REMOTE_ADDR="192.0.2.51").get(link).status_code == 303
+
+
+def test_a_pairs_phone_never_becomes_staff_nor_a_players_account():
+    """Issue 32, item 6: the tarjeta's link does only its pair's actions. A staff invitation or a
+    player's code opened on a pair's phone would make every phone holding that tarjeta a juez or a
+    player: refused in Spanish, nothing given; the phone stays the pair's terminal."""
+    from torneo.models import TournamentRole
+    from torneo.services import accounts
+
+    t = table()
+    phone = Client()
+    phone.get(issue(t))
+    account = get_user(phone)
+    invitation = accounts.invitation_create(tournament=t.tournament, by=t.organizer, role="juez", label="Marta")
+    link = f"/torneos/{t.tournament.slug}/cuenta/invitacion/{invitation.secret}/"
+    refused = phone.post(link, follow=True)
+    assert "sal («Salir») y entra con tu propia cuenta" in refused.content.decode()
+    assert not TournamentRole.objects.filter(user=account).exists()
+    pair = make_pair(t.tournament, players=[player_data(31), player_data(32)])
+    (_player, code), *_ = accounts.player_codes_issue(pair=pair, by=t.control)
+    token = accounts.player_code_verify(tournament=t.tournament, code=code.code)
+    with pytest.raises(NotAllowed, match="Este móvil es el de una pareja"):
+        accounts.player_code_claim(tournament=t.tournament, token_id=token.pk, user=account)
+    assert not pair.members.filter(player__user=account).exists()
+    assert own_pair_numbers(account, t.tournament) == [t.match.pair_a.number]

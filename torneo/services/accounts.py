@@ -75,7 +75,7 @@ from rest_framework.authtoken.models import Token
 
 from torneo.errors import NotAllowed, TournamentError
 from torneo.identity import clean_text
-from torneo.models import AccountToken, Pair, Player, Tournament, TournamentRole
+from torneo.models import AccountToken, Pair, PairTerminal, Player, Tournament, TournamentRole
 from torneo.permissions import Action, can
 from torneo.typing import AuthUser, User, signed_in, signed_in_or_none
 
@@ -329,6 +329,19 @@ def player_codes_issue(*, pair: Pair, by: User, positions: Sequence[int] | None 
     return issued
 
 
+def _not_a_pair_phone(user: AuthUser) -> None:
+    """A pair's terminal account (its tarjeta's phones, torneo/services/terminals.py) never becomes
+    a player's or a member of the staff's: every phone holding that pair's tarjeta would become
+    them (issue 32: the link does only that pair's actions)."""
+    if PairTerminal.objects.filter(user_id=user.pk).exists():
+        raise NotAllowed(
+            _(
+                "Este móvil es el de una pareja (entró con su tarjeta): sal («Salir») y entra con tu propia "
+                "cuenta, o crea una, para usar este enlace o este código."
+            )
+        )
+
+
 def player_code_verify(*, tournament: Tournament, code: str) -> AccountToken:
     """The pending player code typed on this tournament's claim page; else InvalidCode."""
     return _find(tournament=tournament, token_kind=Kind.PLAYER, raw=code)
@@ -351,6 +364,7 @@ def player_code_claim(
         player = Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=token.player_id)
         account: AuthUser
         if isinstance(user, AuthUser):
+            _not_a_pair_phone(user)
             if player.user_id not in (None, user.pk):
                 raise TournamentError(
                     _("Este jugador ya tiene otra cuenta. Entra con ella, o pide ayuda a la organización.")
@@ -401,6 +415,8 @@ def invitation_accept(
     """Use an invitation: its role, in its tournament, for the signed-in ``user`` or a new account."""
     with transaction.atomic():
         invitation = _find(tournament=tournament, token_kind=Kind.INVITATION, raw=token, lock=True)
+        if isinstance(user, AuthUser):
+            _not_a_pair_phone(user)
         account = user if isinstance(user, AuthUser) else _create_account(username, password)
         _role, created = TournamentRole.objects.get_or_create(tournament=tournament, user=account, role=invitation.role)
         if created:

@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from torneo.errors import NotAllowed, TournamentError
-from torneo.models import Pair, PairTerminal, Tournament
+from torneo.models import Pair, PairTerminal, PushSubscription, Tournament
 from torneo.pagecache import frames_forget
 from torneo.people import TERMINAL_USERNAME_PREFIX
 from torneo.permissions import Action, can
@@ -144,9 +144,13 @@ def terminal_revoke(*, pair: Pair, by: User) -> PairTerminal | None:
 
 
 def _sign_out_phones(terminal: PairTerminal) -> None:
-    """A new unusable password: a new session hash, so every session of the account ends."""
+    """A new unusable password: a new session hash, so every session of the account ends. Its
+    phones' push subscriptions go too: a lost tarjeta's phone would otherwise go on receiving the
+    pair's table, the results to sign and the juez's answers (the phones of the new link subscribe
+    again)."""
     terminal.user.set_unusable_password()
     terminal.user.save(update_fields=["password"])
+    PushSubscription.objects.filter(user_id=terminal.user_id).delete()
     user_id = terminal.user_id
     transaction.on_commit(lambda: frames_forget(user_id=user_id))  # its phones' kept page frames too
 

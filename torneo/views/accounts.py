@@ -394,6 +394,9 @@ def invitation_accept(request: HttpRequest, slug: str, token: str) -> HttpRespon
         if form is None:
             try:
                 account = accept()
+            except NotAllowed as exc:  # a pair's phone (its tarjeta) signed in
+                messages.error(request, str(exc))
+                return redirect(request.path)
             except TournamentError:  # used by someone else meanwhile
                 return _invalid_link(request, tournament)
         else:
