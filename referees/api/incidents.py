@@ -41,7 +41,7 @@ from referees.api.common import (
 )
 from referees.models import Incident
 from referees.selectors.sanctions import IncidentFilter, article_title, incidents
-from referees.services.incidents import incident_answer, incident_dismiss, incident_report
+from referees.services.incidents import incident_answer, incident_dismiss, incident_report, table_calls
 from torneo.api.access import TournamentScoped
 from torneo.api.permissions import TournamentAction
 from torneo.models import Player, Tournament
@@ -110,6 +110,26 @@ class IncidentSerializer(IncidentReceiptSerializer):
         if incident.answered_by is None:
             return None
         return public_name(incident.answered_by, fallback=JUEZ)
+
+
+class TableCallSerializer(serializers.Serializer):
+    """A table's call to the jueces as the table's players read it (issue 32: «llamar al juez»):
+    when it was made and whether a juez is on the way; never the description (the staff's)."""
+
+    id = serializers.IntegerField(help_text="Id del aviso (la incidencia).")
+    article = serializers.CharField(help_text="Artículo o motivo del aviso: «6.3», «Otra»…")
+    reported_at = serializers.DateTimeField(help_text="Cuándo se avisó.")
+    answered = serializers.SerializerMethodField(help_text="true: un juez va hacia la mesa («voy»).")
+    answered_by = serializers.SerializerMethodField(
+        help_text="El juez que va hacia la mesa, por su nombre (o «juez del torneo»); null si aún nadie."
+    )
+    answered_at = serializers.DateTimeField(allow_null=True, help_text="Desde cuándo va; null si aún nadie.")
+
+    def get_answered(self, incident: Incident) -> bool:
+        return incident.answered_at is not None
+
+    def get_answered_by(self, incident: Incident) -> str | None:
+        return None if incident.answered_by is None else public_name(incident.answered_by, fallback=JUEZ)
 
 
 INCIDENT_ANSWER = PolymorphicProxySerializer(
@@ -283,6 +303,27 @@ class IncidentViewSet(TournamentScoped, viewsets.GenericViewSet):
         incident = self._incident(incident.pk)
         shown = IncidentSerializer if is_staff(user, tournament) else IncidentReceiptSerializer
         return Response(shown(incident, context=self._context()).data, status=status.HTTP_201_CREATED, headers=NO_STORE)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("match", int, required=True, description="Id de la partida que juega la mesa."),
+        ],
+        responses={200: TableCallSerializer(many=True), 400: None, 401: None, 403: None, 404: None},
+        description="Los avisos abiertos de una mesa al juez (issue 32: «llamar al juez»), los más antiguos "
+        "primero: cuándo se avisó y si un juez va ya hacia la mesa (answered, answered_by, answered_at). Para "
+        "los jugadores de esa partida (y sus móviles de pareja) y el personal del torneo; sin la descripción.",
+    )
+    @action(detail=False, methods=["get"], url_path="table")
+    def table(self, request: Request, tournament_slug: str) -> Response:
+        tournament = self.get_tournament()
+        match_id = _number(request.query_params, "match", _("Indica la partida (match) con su número de id."))
+        if match_id is None:
+            raise serializers.ValidationError({"match": [_("Indica la partida (match) con su número de id.")]})
+        match = resolve_match(request.user, tournament, match_id, action=Action.INCIDENTS_MANAGE, players=True)
+        if match is None:  # not reached: resolve_match names a match or raises
+            raise NotFound
+        calls = table_calls(match=match)
+        return Response(TableCallSerializer(calls, many=True).data, headers=NO_STORE)
 
     @extend_schema(
         request=IncidentDismissSerializer,

@@ -60,3 +60,38 @@ def test_the_call_offers_the_frequent_reasons_first():
     )
     assert phone.post(url, {"pair": "B", "article": "5.10"}).status_code == 302
     assert Incident.objects.get().article == "5.10"
+
+
+def test_the_api_gives_the_table_its_calls_and_the_answer_not_their_words():
+    """Issue 32, items 4 and 7: a pair's app calls the juez (POST incidents/) and reads, from the
+    API as from the page, whether a juez is on the way (GET incidents/table/?match=): by name,
+    never the username, nor what was written (the staff's). Only the table's players and staff."""
+    from tests.factories import UserFactory
+
+    t = table()
+    base = f"/api/v1/tournaments/{t.tournament.slug}/incidents"
+    phone = Client()
+    issued = terminal_issue(pair=t.match.pair_a, by=t.control)
+    phone.get(terminal_url(t.tournament, issued.token).removeprefix(settings.SITE_URL))
+    body = {"match": t.match.pk, "pair": "B", "article": "5.3", "description": "Hablan durante el lance"}
+    assert phone.post(f"{base}/", body, content_type="application/json").status_code == 201
+    waiting = phone.get(f"{base}/table/", {"match": t.match.pk})
+    assert waiting.status_code == 200 and "no-store" in waiting["Cache-Control"]
+    (call,) = waiting.json()
+    assert (call["answered"], call["answered_by"], call["answered_at"]) == (False, None, None)
+    assert "description" not in call
+    juez = Client()
+    juez.force_login(t.juez)
+    assert juez.post(f"{base}/{call['id']}/answer/").status_code == 200
+    (answered,) = phone.get(f"{base}/table/", {"match": t.match.pk}).json()
+    assert answered["answered"] is True and answered["answered_at"] is not None
+    assert answered["answered_by"] and t.juez.get_username() not in str(answered)
+    rival = Client()
+    rival.force_login(t.player_b)
+    assert [c["id"] for c in rival.get(f"{base}/table/", {"match": t.match.pk}).json()] == [call["id"]]
+    stranger = Client()
+    stranger.force_login(UserFactory())
+    assert stranger.get(f"{base}/table/", {"match": t.match.pk}).status_code == 403
+    assert Client().get(f"{base}/table/", {"match": t.match.pk}).status_code in (401, 403)
+    missing = phone.get(f"{base}/table/")
+    assert missing.status_code == 400 and "match" in missing.json()

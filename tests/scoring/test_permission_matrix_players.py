@@ -178,6 +178,20 @@ TABLE = [
         lambda w: {**CALL, "match": elsewhere(w).pk},
         api=True,
     ),
+    Case(
+        "API my table's calls",
+        "get",
+        lambda w: f"{call_api(w)}table/?match={own(w).pk}",
+        JUECES | OWN_PAIR,
+        api=True,
+    ),
+    Case(
+        "API another table's calls",
+        "get",
+        lambda w: f"{call_api(w)}table/?match={elsewhere(w).pk}",
+        JUECES,
+        api=True,
+    ),
 ]
 
 READS = [
