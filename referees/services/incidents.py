@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from referees.models import Incident
 from referees.rules.catalogue import Article, catalogue_for
-from scoring.models import MatchClock
+from scoring.models import MatchClock, ResultSubmission
 from scoring.selectors.clocks import match_clock
 from torneo.errors import NotAllowed, TournamentError
 from torneo.identity import clean_text
@@ -61,8 +61,13 @@ A_POSTERIORI = gettext_lazy(
 
 
 def partida_over(match: Match) -> bool:
-    """Whether the partida has ended now: its result is in, or its clock ended it."""
+    """Whether the partida has ended now: its result is in, its clock ended it, or an acta awaits
+    its signature (a pair reported it from the table, issue 32; the mesa's entry awaits the double
+    check; two actas disagree): whoever wrote it, the partida was over."""
     if Match.objects.filter(pk=match.pk).exclude(outcome=Match.Outcome.PENDING).exists():
+        return True
+    awaiting = (ResultSubmission.Status.PROPOSED, ResultSubmission.Status.DISPUTED)
+    if ResultSubmission.objects.filter(match=match, status__in=awaiting).exists():
         return True
     return MatchClock.objects.filter(match=match, finished_at__isnull=False).exists()
 

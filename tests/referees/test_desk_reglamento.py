@@ -115,6 +115,29 @@ def test_a_delay_reported_after_the_partida_ended_is_refused_amm_6_3(room):
         sanction_give(by=juez, pair=match.pair_b, match=match, article="3.19", step=STEP.PARTIDA)
 
 
+def test_a_delay_reported_once_a_pair_reported_the_result_is_a_posteriori_amm_6_3(room):
+    """6.3 at the table (issue 32): the pairs report their result from their phones, and it waits
+    for the rival's signature. The partida is over once it is reported: a retraso called then (by
+    the losing pair, say) is «a posteriori», from the phone as from the juez; a report rejected
+    leaves the partida open again."""
+    from scoring.services.results import result_reject, result_report
+    from torneo.models import PairTerminal
+    from torneo.services.terminals import terminal_issue
+
+    sim, juez, matches = room
+    match = matches[0]
+    terminal_issue(pair=match.pair_a, by=sim.organizer)
+    phone_a = PairTerminal.objects.get(pair=match.pair_a).user
+    report = result_report(match=match, by=phone_a, games_a=3, games_b=1)
+    terminal_issue(pair=match.pair_b, by=sim.organizer)
+    phone_b = PairTerminal.objects.get(pair=match.pair_b).user
+    for who in (phone_b, juez):
+        with pytest.raises(TournamentError, match="a posteriori"):
+            incident_report(tournament=sim.tournament, by=who, match=match, pair=match.pair_a, article="6.3")
+    result_reject(submission=report, by=phone_b)
+    incident_report(tournament=sim.tournament, by=phone_b, match=match, pair=match.pair_a, article="6.3")
+
+
 def test_a_juego_lost_by_sanction_that_decides_the_partida_counts_at_once_amm_5_4_2_and_5_1(room):
     """5.1 «Estas decisiones serán inapelables»: 2-2 and a juego lost by sanction is 2-3, the
     result, counted at once with its article, never a proposal the sanctioned pair could reject."""
