@@ -40,6 +40,7 @@ from torneo.errors import NotAllowed, TournamentError
 from torneo.forms.errors import service_errors
 from torneo.models import Pair, Tournament
 from torneo.numbers import parse_int
+from torneo.people import desk_name
 from torneo.permissions import Action, access_match, can, member_pairs
 from torneo.ratelimit import table_write_refused
 from torneo.views.access import LoginRequired, tournament_for
@@ -275,6 +276,9 @@ def incident_log_csv(request: HttpRequest, slug: str) -> HttpResponse:
         _("Estado"),
         _("Resolución"),
         _("Sanciones"),
+        _("Dio parte"),
+        _("Atendida por («voy»)"),
+        _("Atendida a las"),
     ]
     rows = []
     for row in _rows(incidents(tournament, filters), tournament):
@@ -298,6 +302,9 @@ def incident_log_csv(request: HttpRequest, slug: str) -> HttpResponse:
                     + (f": {s.reason}" if s.reason else "")
                     for s in row.versions
                 ),
+                desk_name(i.reported_by),
+                desk_name(i.answered_by),
+                timezone.localtime(i.answered_at).strftime("%Y-%m-%d %H:%M") if i.answered_at else None,
             ]
         )
     sheet = sheets.Sheet(header, rows, title=_("Incidencias"))

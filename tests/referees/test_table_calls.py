@@ -5,6 +5,7 @@ juez va hacia la mesa»; the call and its answer stay in the incident with their
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 
 from referees.models import Incident
 from tests.scoring.test_hands_services import table
@@ -42,6 +43,12 @@ def test_a_table_calls_the_juez_answers_voy_and_the_table_sees_it():
     again = other.post(answer_url, follow=True)
     assert "Ya va un juez a la mesa" in again.content.decode()
     assert Incident.objects.get().answered_by == t.juez
+    # The log's spreadsheet says who called (the pair's phone) and who answered, and when.
+    sheet = juez.get(f"/torneos/{slug}/gestion/incidencias.csv").content.decode("utf-8-sig")
+    header, row = sheet.splitlines()[:2]
+    assert header.endswith("Dio parte,Atendida por («voy»),Atendida a las")
+    answered_at = timezone.localtime(call.answered_at).strftime("%Y-%m-%d %H:%M")
+    assert row.endswith(f"Pareja {t.match.pair_a.number} · móvil,{t.juez.get_username()},{answered_at}")
 
 
 def test_the_call_offers_the_frequent_reasons_first():
