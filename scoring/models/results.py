@@ -58,6 +58,12 @@ class ResultSubmission(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    # Who rejected a proposal, and when: its own submitter withdrawing it, or the rival pair (or the
+    # staff) refusing to sign it (AMM 3.16) — the mesa's desk marks the table for the latter.
+    rejected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    rejected_at = models.DateTimeField(null=True, blank=True)
 
     history = HistoricalRecords()
 

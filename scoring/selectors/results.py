@@ -67,15 +67,45 @@ def proposals(round_: Round) -> dict[int, ResultSubmission]:
     return {s.match_id: s for s in subs}
 
 
+def refusals(missing: list[MatchInfo]) -> dict[int, str]:
+    """Of the tables missing an acta, those whose last acta was a report the other side refused
+    to sign (AMM 3.16: «Rechazar»), by match id: who refused it (desk_name). A report withdrawn by
+    its own submitter is no refusal. One query, over those tables' versions only."""
+    if not missing:
+        return {}
+    last: dict[int, ResultSubmission] = {}
+    subs = (
+        ResultSubmission.objects.filter(match_id__in=[m.id for m in missing])
+        .select_related("rejected_by")
+        .order_by("match_id", "-version")
+    )
+    for sub in subs:
+        last.setdefault(sub.match_id, sub)
+    return {
+        match_id: desk_name(sub.rejected_by)
+        for match_id, sub in last.items()
+        if sub.status == ResultSubmission.Status.REJECTED
+        and sub.rejected_by_id is not None
+        and sub.rejected_by_id != sub.submitted_by_id
+    }
+
+
 @dataclass
 class EntryState:
-    """The mesa's view of a round: the tables still missing an acta and those awaiting confirmation."""
+    """The mesa's view of a round: the tables still missing an acta (``refused``: those whose last
+    report the other side refused to sign, with who refused it) and those awaiting confirmation."""
 
     round: Round
     matches: list[MatchInfo]
     missing: list[MatchInfo]
     awaiting: list[tuple[MatchInfo, ResultSubmission]]
     locked: bool
+    refused: dict[int, str]
+
+    @property
+    def missing_rows(self) -> list[tuple[MatchInfo, str | None]]:
+        """The tables missing an acta, each with who refused its last report (None: nobody)."""
+        return [(m, self.refused.get(m.id)) for m in self.missing]
 
     @property
     def decided(self) -> int:
@@ -94,7 +124,15 @@ class EntryState:
             "total": len(self.matches),
             "decided": self.decided,
             "missing": [
-                {"table": m.table, "id": m.id, "a": m.a.name, "b": m.b.name if m.b else None} for m in self.missing
+                {
+                    "table": m.table,
+                    "id": m.id,
+                    "a": m.a.name,
+                    "b": m.b.name if m.b else None,
+                    # The other side refused to sign the last report (AMM 3.16): who; else null.
+                    "refused_by": self.refused.get(m.id),
+                }
+                for m in self.missing
             ],
             "awaiting": [
                 {
@@ -123,7 +161,7 @@ def entry_state(round_: Round) -> EntryState:
     waiting = proposals(round_)
     missing = [m for m in matches if not m.decided and m.id not in waiting]
     awaiting = [(m, waiting[m.id]) for m in matches if m.id in waiting]
-    return EntryState(round_, matches, missing, awaiting, round_locked(round_))
+    return EntryState(round_, matches, missing, awaiting, round_locked(round_), refusals(missing))
 
 
 def match_at_table(round_: Round, table: int) -> Match | None:

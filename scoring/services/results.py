@@ -48,7 +48,7 @@ from torneo.models import Match, Pair, Round, Tournament, TournamentRole
 from torneo.notices import notify_result_to_confirm
 from torneo.permissions import MATRIX, Action, can, member_pairs, member_pairs_of_user_id, roles_for
 from torneo.services.live import live_bump
-from torneo.typing import AuthUser, User, signed_in
+from torneo.typing import AuthUser, User, signed_in, signed_in_or_none
 
 Outcome = Match.Outcome
 Status = ResultSubmission.Status
@@ -878,7 +878,8 @@ def result_reject(*, submission: ResultSubmission, by: User, reason: str = "") -
         if not can_confirm(by, sub) and sub.submitted_by_id != getattr(by, "pk", None):
             raise NotAllowed(_("Solo la mesa de control o la pareja perdedora pueden rechazar este resultado."))
         sub.status, sub.reason = Status.REJECTED, reason or sub.reason
-        sub.save(update_fields=["status", "reason"])
+        sub.rejected_by, sub.rejected_at = signed_in_or_none(by), timezone.now()
+        sub.save(update_fields=["status", "reason", "rejected_by", "rejected_at"])
         live_bump(tournament_id=sub.match.round.tournament_id, pairs=(sub.match.pair_a_id, sub.match.pair_b_id))
         return sub
 

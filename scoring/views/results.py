@@ -129,6 +129,8 @@ SCRIPT_STRINGS = {
     "all_done": gettext_lazy("Todas las mesas tienen resultado."),
     "all_entered": gettext_lazy("Todas las mesas tienen acta: {n} por confirmar (abajo)."),
     "none": gettext_lazy("Ninguno."),
+    "refused": gettext_lazy("rechazada"),
+    "refused_title": gettext_lazy("{a} – {b} · la otra pareja no firmó el resultado propuesto ({by}, AMM 3.16)"),
     "confirm": gettext_lazy("confirmar"),
     "table": gettext_lazy("Mesa {table}"),
     "check": gettext_lazy("Revisa los campos marcados."),

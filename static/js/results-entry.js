@@ -323,8 +323,7 @@
     for (const m of state.missing) if (!versions.has(String(m.table))) versions.set(String(m.table), 0);
     const missing = document.getElementById("entry-missing");
     if (missing) {
-      missing.replaceChildren(...(state.missing.length ? state.missing.map((m) =>
-        el("li", {}, el("button", { type: "button", "data-table": m.table, title: `${m.a} – ${m.b || ""}` }, m.table)))
+      missing.replaceChildren(...(state.missing.length ? state.missing.map((m) => el("li", {}, missingButton(m)))
         : [el("li", { class: "muted" }, allEntered(state))]));
     }
     const count = document.getElementById("missing-count");
@@ -342,6 +341,17 @@
     }
     const waiting = document.getElementById("awaiting-count");
     if (waiting) waiting.textContent = state.awaiting.length;
+  }
+
+  // A table missing an acta; one whose last report the other pair refused to sign (AMM 3.16) is
+  // marked, and says who refused it.
+  function missingButton(m) {
+    if (!m.refused_by) {
+      return el("button", { type: "button", "data-table": m.table, title: `${m.a} – ${m.b || ""}` }, m.table);
+    }
+    const title = t("refused_title", { a: m.a, b: m.b || "", by: m.refused_by });
+    return el("button", { type: "button", class: "refused", "data-table": m.table, title },
+      `${m.table} `, el("small", {}, t("refused")));
   }
 
   // Beside an acta awaiting confirmation: two actas that disagree lead to the history, in red;

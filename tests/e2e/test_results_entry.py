@@ -575,3 +575,28 @@ def test_a_disagreement_shows_in_red_on_the_desk_and_own_entries_have_no_confirm
     lists = browser.find_element(By.ID, "entry-awaiting").text
     assert "ver las dos actas" in lists and "la has anotado tú" in lists
     assert not any(line.endswith("confirmar") for line in lists.splitlines())
+
+
+def test_a_report_refused_at_the_table_shows_on_the_open_desk_amm_3_16(live_server, browser):
+    """The rival pair taps «Rechazar» on a report (AMM 3.16: it does not sign) while the mesa's desk
+    is open: the desk's next refresh marks that table «rechazada», saying who refused."""
+    from scoring.services.results import result_reject, result_report
+    from torneo.models import PairTerminal
+    from torneo.services.terminals import terminal_issue
+
+    sim = new_tournament(4, seed=43)
+    round_ = publish_next_round(sim)
+    match = playing(round_)[0]
+    phones = []
+    for pair in (match.pair_a, match.pair_b):
+        terminal_issue(pair=pair, by=sim.organizer)
+        phones.append(PairTerminal.objects.get(pair=pair).user)
+    open_desk(browser, live_server, sim)
+    report = result_report(match=match, by=phones[0], games_a=3, games_b=1)
+    result_reject(submission=report, by=phones[1])
+    button = WebDriverWait(browser, 20).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, f'#entry-missing button.refused[data-table="{match.table_number}"]')
+    )
+    assert "rechazada" in button.text
+    title = button.get_attribute("title")
+    assert f"Pareja {match.pair_b.number} · móvil" in title and "no firmó el resultado propuesto" in title

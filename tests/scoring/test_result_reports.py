@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from scoring.models import ResultSubmission
-from scoring.services.results import disagreement, result_confirm, result_report, result_submit
+from scoring.services.results import disagreement, result_confirm, result_reject, result_report, result_submit
 from tests.scoring.test_hands_services import Table, table
 from torneo.errors import Conflict, NotAllowed, TournamentError
 from torneo.models import Match
@@ -156,3 +156,30 @@ def test_who_may_sign_a_report_is_asked_in_two_queries_whoever_asks_amm_3_16():
             assert can_confirm(user, report) is allowed
         asked = [q["sql"] for q in queries.captured_queries if "torneo_pairterminal" in q["sql"]]
         assert len(asked) <= 2
+
+
+def test_a_report_the_other_pair_refuses_to_sign_is_marked_on_the_mesas_desk_amm_3_16():
+    """«Rechazar» on the rival's phone (AMM 3.16: the losing pair does not sign): the table is
+    missing an acta again, and the mesa's desk marks it with who refused, on the page and in the
+    API it refreshes from; a report withdrawn by its own submitter is no refusal."""
+    from django.test import Client
+
+    from scoring.selectors.results import entry_state
+
+    t = table()
+    report = result_report(match=t.match, by=t.player_a, games_a=3, games_b=1)
+    refused = result_reject(submission=report, by=t.player_b, reason="Fue 3-2")
+    assert (refused.rejected_by, refused.rejected_at is not None) == (t.player_b, True)
+    (row,) = entry_state(t.match.round).as_dict()["missing"]
+    assert row["refused_by"] == t.player_b.get_username()
+    desk = Client()
+    desk.force_login(t.control)
+    html = desk.get(f"/torneos/{t.tournament.slug}/gestion/resultados/").content.decode()
+    assert 'class="refused"' in html and "la otra pareja no firmó el resultado propuesto" in html
+    api = desk.get(f"/api/v1/tournaments/{t.tournament.slug}/results/pending/?round={t.match.round.number}")
+    assert api.json()["missing"][0]["refused_by"] == t.player_b.get_username()
+    withdrawn = result_report(match=t.match, by=t.player_a, games_a=3, games_b=2)
+    result_reject(submission=withdrawn, by=t.player_a)
+    (row,) = entry_state(t.match.round).as_dict()["missing"]
+    assert row["refused_by"] is None
+    assert 'class="refused"' not in desk.get(f"/torneos/{t.tournament.slug}/gestion/resultados/").content.decode()
