@@ -1,5 +1,5 @@
-"""Issue 32 in a real browser on a 390 px phone: two pairs open their tarjetas' links (each phone a
-fresh set of cookies, as two browser contexts), one reports the result, the other confirms it on
+"""Issue 32 in a real browser on a 390 px phone: two pairs open their tarjetas' links (each phone its
+own Chromium, as the juez's desk, all open at once), one reports the result, the other confirms it on
 its own phone and the standings show it without the mesa; a call to the juez is answered «voy» and
 the table reads it; a pair checks itself in with the venue's code; a replaced link is refused."""
 
@@ -34,7 +34,7 @@ def open_card(browser, live_server, tournament, token: str) -> None:
     browser.get(live_server.url + terminal_url(tournament, token).removeprefix(settings.SITE_URL))
 
 
-def test_two_phones_report_and_confirm_a_result_without_the_mesa(live_server, browser):
+def test_two_phones_report_and_confirm_a_result_without_the_mesa(live_server, browser, another_browser):
     t = TournamentFactory(name="Open de Tolosa", status=Tournament.Status.RUNNING)
     control = grant(UserFactory(), t, "control")
     juez = grant(UserFactory(first_name="Ane", last_name="Juez"), t, "juez")
@@ -55,6 +55,7 @@ def test_two_phones_report_and_confirm_a_result_without_the_mesa(live_server, br
     open_card(browser, live_server, t, card_a.token)
     assert browser.current_url.endswith(f"/torneos/{t.slug}/parejas/{mine.number}/ficha/")
     assert card_a.token not in browser.current_url
+    assert f"Pareja {mine.number} · móvil" in browser.find_element(By.TAG_NAME, "body").text  # signed in
     # It taps the first juego for its own pair: it waits for the rivals (AMM 3.16).
     browser.get(table)
     press(browser, browser.find_element(By.XPATH, f"//button[contains(., 'Juego para {mine.number}')]"))
@@ -72,43 +73,46 @@ def test_two_phones_report_and_confirm_a_result_without_the_mesa(live_server, br
     browser.find_element(By.ID, "id_description").send_keys("Se enseñan las cartas")
     press(browser, browser.find_element(By.CSS_SELECTOR, "form.form button[type=submit]"))
     assert "esperando a que un juez lo atienda" in browser.find_element(By.ID, "avisos").text
-    # The juez's desk (another phone: the juez's own account) shows the call; «Voy».
-    phone_a_cookies = browser.get_cookies()
-    log_in(browser, live_server, juez.username)
-    browser.get(f"{live_server.url}/torneos/{t.slug}/gestion/juez/")
-    assert "Se enseñan las cartas" in browser.find_element(By.TAG_NAME, "main").text
-    press(browser, browser.find_element(By.XPATH, "//button[normalize-space()='Voy']"))
+    # The juez's desk (its own browser, the juez's account) shows the call; «Voy».
+    desk = another_browser()
+    log_in(desk, live_server, juez.username)
+    desk.get(f"{live_server.url}/torneos/{t.slug}/gestion/juez/")
+    assert "Se enseñan las cartas" in desk.find_element(By.TAG_NAME, "main").text
+    press(desk, desk.find_element(By.XPATH, "//button[normalize-space()='Voy']"))
     assert Incident.objects.get().answered_by == juez
-    browser.delete_all_cookies()
-    for cookie in phone_a_cookies:
-        browser.add_cookie(cookie)
-    browser.get(f"{live_server.url}/torneos/{t.slug}/partida/{match.pk}/avisar-al-juez/")
+    browser.refresh()  # phone A, still on its call (the page also reloads itself every 20 s)
     assert "el juez va hacia la mesa (Ane Juez" in browser.find_element(By.ID, "avisos").text
 
+    phone_b = another_browser()
+    phone_b.set_window_size(390, 844)
     # Phone B: its own card; it confirms the juego on the table's clock, then the result waits
     # for its signature (AMM 3.16).
-    open_card(browser, live_server, t, card_b.token)
-    browser.get(table)
+    open_card(phone_b, live_server, t, card_b.token)
+    phone_b.get(table)
     assert (
-        f"La pareja {mine.number} dice que ha ganado este juego." in browser.find_element(By.ID, "juego-pendiente").text
+        f"La pareja {mine.number} dice que ha ganado este juego." in phone_b.find_element(By.ID, "juego-pendiente").text
     )
-    press(browser, browser.find_element(By.XPATH, f"//button[contains(., 'Confirmar: juego para {mine.number}')]"))
+    press(phone_b, phone_b.find_element(By.XPATH, f"//button[contains(., 'Confirmar: juego para {mine.number}')]"))
     assert ClockJuego.objects.get().winner == "A"
-    browser.get(f"{live_server.url}/torneos/{t.slug}/parejas/{rivals.number}/ficha/")
-    pending = browser.find_element(By.CSS_SELECTOR, ".pending-confirm")
+    phone_b.get(f"{live_server.url}/torneos/{t.slug}/parejas/{rivals.number}/ficha/")
+    pending = phone_b.find_element(By.CSS_SELECTOR, ".pending-confirm")
     assert "Resultado pendiente de vuestra confirmación" in pending.text
-    press(browser, pending.find_element(By.TAG_NAME, "a"))
-    press(browser, browser.find_element(By.XPATH, "//button[contains(., 'Confirmar el resultado')]"))
-    across_pages(browser, 10).until(lambda b: "Resultado confirmado" in b.find_element(By.TAG_NAME, "body").text)
+    press(phone_b, pending.find_element(By.TAG_NAME, "a"))
+    press(phone_b, phone_b.find_element(By.XPATH, "//button[contains(., 'Confirmar el resultado')]"))
+    across_pages(phone_b, 10).until(lambda b: "Resultado confirmado" in b.find_element(By.TAG_NAME, "body").text)
     match.refresh_from_db()
     assert match.outcome == Match.Outcome.PLAYED and (match.games_a, match.games_b) == (3, 1)
-    browser.get(f"{live_server.url}/torneos/{t.slug}/clasificacion/")
-    assert mine.display_name in browser.find_element(By.TAG_NAME, "body").text
+    phone_b.get(f"{live_server.url}/torneos/{t.slug}/clasificacion/")
+    assert mine.display_name in phone_b.find_element(By.TAG_NAME, "body").text
 
-    # A new card for pair A: the old link is refused, whatever phone opens it.
+    # A new card for pair A: phone A is signed out at once, and the old link is refused, whatever
+    # phone opens it.
     terminal_issue(pair=mine, by=control)
-    open_card(browser, live_server, t, card_a.token)
-    assert "no es válido" in browser.find_element(By.TAG_NAME, "body").text
+    browser.get(f"{live_server.url}/torneos/{t.slug}/parejas/{mine.number}/ficha/")
+    signed_out = browser.find_element(By.TAG_NAME, "body").text
+    assert f"Pareja {mine.number} · móvil" not in signed_out and "Entrar" in signed_out
+    open_card(phone_b, live_server, t, card_a.token)
+    assert "no es válido" in phone_b.find_element(By.TAG_NAME, "body").text
 
 
 def test_a_pair_checks_itself_in_with_the_venue_code(live_server, browser):
@@ -138,7 +142,7 @@ def log_in(browser, live_server, username: str) -> None:
     WebDriverWait(browser, 5).until(lambda d: "/cuenta/entrar/" not in d.current_url)
 
 
-def test_two_phones_reporting_different_results_land_on_the_juezs_queue(live_server, browser):
+def test_two_phones_reporting_different_results_land_on_the_juezs_queue(live_server, browser, another_browser):
     """AMM 3.16 at the table: the two pairs' reports disagree; neither counts and the juez reads
     both, side by side, on the queue."""
     t = TournamentFactory(name="Open de Hernani", status=Tournament.Status.RUNNING)
@@ -150,17 +154,18 @@ def test_two_phones_reporting_different_results_land_on_the_juezs_queue(live_ser
         tournament=t, number=1, kind=Round.Kind.DRAW, status=Round.Status.PUBLISHED, published_at=timezone.now()
     )
     match = Match.objects.create(round=r, table_number=5, pair_a=mine, pair_b=rivals)
-    browser.set_window_size(390, 844)
-    for card, (a, b) in (
-        (terminal_issue(pair=mine, by=control), (3, 1)),
-        (terminal_issue(pair=rivals, by=control), (1, 3)),
+    phones = [browser, another_browser()]  # each pair's phone, its own Chromium
+    for phone, card, (a, b) in (
+        (phones[0], terminal_issue(pair=mine, by=control), (3, 1)),
+        (phones[1], terminal_issue(pair=rivals, by=control), (1, 3)),
     ):
-        open_card(browser, live_server, t, card.token)
-        browser.get(f"{live_server.url}/torneos/{t.slug}/partidas/{match.pk}/anotar/")
-        browser.find_element(By.ID, "id_games_a").send_keys(str(a))
-        browser.find_element(By.ID, "id_games_b").send_keys(str(b))
-        press(browser, browser.find_element(By.CSS_SELECTOR, ".report-form button[type=submit]"))
-    assert "lo decide la mesa de control o el juez" in browser.find_element(By.TAG_NAME, "body").text
+        phone.set_window_size(390, 844)
+        open_card(phone, live_server, t, card.token)
+        phone.get(f"{live_server.url}/torneos/{t.slug}/partidas/{match.pk}/anotar/")
+        phone.find_element(By.ID, "id_games_a").send_keys(str(a))
+        phone.find_element(By.ID, "id_games_b").send_keys(str(b))
+        press(phone, phone.find_element(By.CSS_SELECTOR, ".report-form button[type=submit]"))
+    assert "lo decide la mesa de control o el juez" in phones[1].find_element(By.TAG_NAME, "body").text
     match.refresh_from_db()
     assert match.outcome == Match.Outcome.PENDING
     log_in(browser, live_server, juez.username)
