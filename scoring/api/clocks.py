@@ -187,6 +187,15 @@ class ClockTapSerializer(serializers.Serializer):
             "invalid_choice": gettext_lazy("Indica qué pareja ha ganado el juego: «A» o «B»."),
         },
     )
+    number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=99,
+        help_text="El juego para el que es el toque, según el marcador que vio el móvil (juegos anotados + 1). Si "
+        "ya no es el siguiente (otro móvil lo anotó, el toque llegó dos veces): 400, code «stale», y nada cambia. "
+        "Sin él no se comprueba.",
+        error_messages={"invalid": gettext_lazy("El número de juego no es válido.")},
+    )
     tapped_at = serializers.DateTimeField(
         required=False,
         help_text="Cuándo se tocó, si se envía más tarde (un móvil sin conexión lo guarda y lo envía al volver): "
@@ -401,7 +410,7 @@ class ClockViewSet(TournamentScoped, viewsets.GenericViewSet):
         data = _body(ClockTapSerializer, request)
         match, now = self._tapped(match_id), timezone.now()
         at = tap_moment(tapped_at=data.get("tapped_at"), now=now)
-        tapped = clock_juego(match=match, by=request.user, winner=data["winner"], at=at)
+        tapped = clock_juego(match=match, by=request.user, winner=data["winner"], at=at, number=data.get("number"))
         answer = self._clock(match, now)
         if isinstance(tapped, JuegoClaim):
             answer.status_code = status.HTTP_202_ACCEPTED  # counted when the rivals confirm it (its ``claim``)

@@ -37,6 +37,8 @@ class ClockActionForm(forms.Form):
     note = forms.CharField(label=_("Nota"), required=False, strip=True)
     a = forms.IntegerField(label=_("Tantos A"), required=False, min_value=0, max_value=100)
     b = forms.IntegerField(label=_("Tantos B"), required=False, min_value=0, max_value=100)
+    # The juego a tap is for, as the page showed the score (scoring.services.clocks._refuse_stale).
+    number = forms.IntegerField(required=False, min_value=1, max_value=99)
 
     def __init__(self, *args: object, actions: tuple[str, ...] = MANAGE_ACTIONS, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

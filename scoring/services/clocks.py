@@ -241,7 +241,33 @@ def _close_claim(claim: JuegoClaim, *, by: User, outcome: str, juego: ClockJuego
     claim.save(update_fields=["outcome", "resolved_at", "resolved_by", "juego"])
 
 
-def clock_juego(*, match: Match, by: User, winner: str, at: datetime.datetime | None = None) -> ClockJuego | JuegoClaim:
+def _refuse_stale(clock: MatchClock, number: int | None) -> None:
+    """``number``: the juego a tap is for, as the phone saw the score (juegos counted + 1). A tap
+    for a juego already counted — a second phone of the same pair confirming a claim the first one
+    confirmed, a form sent twice, a tap queued offline that arrives after the score moved on — is
+    refused, never counted as one more juego. None (an API client that does not say): not checked."""
+    if number is None:
+        return
+    counted = list(clock.juegos.values_list("winner", flat=True))
+    if number != len(counted) + 1:
+        raise TournamentError(
+            _(
+                "Este toque era para el juego %(n)d, pero ya van %(c)d juegos anotados (%(a)d-%(b)d): lo ha anotado "
+                "otro móvil o el toque llegó dos veces. Mirad el reloj de la mesa; nada ha cambiado."
+            )
+            % {"n": number, "c": len(counted), "a": counted.count("A"), "b": counted.count("B")},
+            code="stale",
+        )
+
+
+def clock_juego(
+    *,
+    match: Match,
+    by: User,
+    winner: str,
+    at: datetime.datetime | None = None,
+    number: int | None = None,
+) -> ClockJuego | JuegoClaim:
     """A juego won, tapped at the table (issue 32; AMM 3.16: the juego is marked as it ends, and
     the losing pair signs). The juez, the organizer and the mesa tap for the table: it counts at
     once. A player (or the pair's terminal) tapping the *rivals'* juego concedes it: it counts at
@@ -249,14 +275,16 @@ def clock_juego(*, match: Match, by: User, winner: str, at: datetime.datetime | 
     when the other pair confirms it — by tapping the same juego — at the time it was claimed. Two
     pairs that each say they won the juego are refused: they call the juez, whose tap decides.
     The adjustments of 6.4 follow the counted score; the tantos of the juego start again. Refused
-    while the juez has stopped the clock (AMM 3.15: no juego is played during an interruption)."""
+    while the juez has stopped the clock (AMM 3.15: no juego is played during an interruption).
+    ``number``: the juego the tap is for, as the phone saw it (`_refuse_stale`)."""
     _may(by, match, Action.CLOCKS_MANAGE, Action.RESULTS_ENTER, players=True)
     winner = _side(winner)
     side = table_side(by, match)
     if side is None or side != winner:
-        return _add_juego(match=match, by=by, winner=winner, at=at, article="", conceded_by=side)
+        return _add_juego(match=match, by=by, winner=winner, at=at, article="", conceded_by=side, number=number)
     with transaction.atomic():
         clock = _running(match)
+        _refuse_stale(clock, number)
         _refuse_paused(clock, at)
         _refuse_decided(match, clock)
         pending = _pending_claim(clock)
@@ -335,12 +363,14 @@ def _add_juego(
     at: datetime.datetime | None,
     article: str,
     conceded_by: str | None = None,
+    number: int | None = None,
 ) -> ClockJuego:
     """Count a juego. A claim waiting on the clock is answered by it: confirmed (the juego ended
     when it was claimed) when it names the same winner, otherwise overruled by the staff's tap, or
     withdrawn when the claiming pair itself now gives the juego to the rivals (``conceded_by``)."""
     with transaction.atomic():
         clock = _running(match)
+        _refuse_stale(clock, number)
         if not article:
             _refuse_paused(clock, at)
         _refuse_decided(match, clock)

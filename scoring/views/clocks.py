@@ -490,7 +490,7 @@ def _act(request: HttpRequest, form: ClockActionForm, match: Match) -> None:
     pair = data.get("pair") or ""
     with service_errors(form) as call:
         if action == "juego":
-            tapped = clock_juego(match=match, by=user, winner=data.get("winner") or "")
+            tapped = clock_juego(match=match, by=user, winner=data.get("winner") or "", number=data.get("number"))
             numbers = {"t": table, "p": _pair_number(match, data["winner"])}
             if isinstance(tapped, JuegoClaim):
                 done = (

@@ -48,7 +48,14 @@
   function body(form) {
     const value = (name) => (form.elements.namedItem(name) || {}).value || "";
     if (form.dataset.offlineKind === "checkin") return { codigo: value("codigo").trim() };
-    if (form.dataset.offlineKind === "juego") return { winner: value("winner"), tapped_at: tappedAt() };
+    if (form.dataset.offlineKind === "juego") {
+      // The juego it is for, as the page showed the score: a tap that arrives after the score moved
+      // on (another phone, a repeat) is refused, never counted again.
+      const number = Number(value("number"));
+      return Number.isInteger(number) && number > 0
+        ? { winner: value("winner"), tapped_at: tappedAt(), number }
+        : { winner: value("winner"), tapped_at: tappedAt() };
+    }
     if (form.dataset.offlineKind !== "report") return {};
     const out = {
       match: Number(form.dataset.offlineMatch),

@@ -123,6 +123,41 @@ def test_the_pairs_phone_claims_and_confirms_like_its_players(tables):  # noqa: 
     assert claim.outcome == JuegoClaim.Outcome.CONFIRMED and score(match) == {"A": 0, "B": 1}
 
 
+def test_a_second_phone_confirming_a_juego_already_confirmed_does_not_give_another_amm_3_16(tables):  # noqa: F811
+    """Issue 32, item 3, at human speed: pair B has two phones on the table's page. The first
+    confirms A's claim; the second, not yet refreshed, taps the same «Confirmar: juego para A» for
+    juego 1: refused in Spanish («stale»), the score still 1-0 — never a second juego conceded. The
+    same for a form sent twice, a player's own claim sent twice, and through the page's form."""
+    from django.test import Client
+
+    t = tables
+    start_all(t)
+    match = t.matches[0]
+    phone_a = terminal_issue(pair=match.pair_a, by=t.users["mesa"]).terminal.user
+    svc.clock_juego(match=match, by=phone_a, winner="A", at=at(14), number=1)
+    svc.clock_juego(match=match, by=t.users["rival"], winner="A", at=at(15), number=1)  # B's first phone
+    with pytest.raises(TournamentError, match="Este toque era para el juego 1, pero ya van 1 juegos") as late:
+        svc.clock_juego(match=match, by=t.users["rival"], winner="A", at=at(16), number=1)  # B's second phone
+    assert late.value.code == "stale" and score(match) == {"A": 1, "B": 0}
+    svc.clock_juego(match=match, by=phone_a, winner="A", at=at(20), number=2)  # A claims juego 2
+    with pytest.raises(TournamentError) as twice:
+        svc.clock_juego(match=match, by=phone_a, winner="B", at=at(21), number=3)  # a number from nowhere
+    assert twice.value.code == "stale" and JuegoClaim.objects.filter(resolved_at__isnull=True).count() == 1
+    # The page's form carries the juego it shows; the same form sent twice counts once.
+    rival = Client()
+    rival.force_login(t.users["rival"])
+    url = f"/torneos/{match.round.tournament.slug}/relojes/mesa/{match.pk}/"
+    page = rival.get(url).content.decode()
+    assert 'name="number" value="2"' in page
+    for _ in range(2):
+        rival.post(url, {"action": "juego", "winner": "A", "number": 2})
+    assert score(match) == {"A": 2, "B": 0}
+    assert "Este toque era para el juego 2" in rival.get(url).content.decode()
+    api = f"/api/v1/tournaments/{match.round.tournament.slug}/clocks/{match.pk}/juego/"
+    stale = rival.post(api, {"winner": "A", "number": 2}, content_type="application/json")
+    assert stale.status_code == 400 and "stale" in stale.content.decode() and score(match) == {"A": 2, "B": 0}
+
+
 def test_no_claim_while_paused_or_once_the_partida_is_decided_amm_3_15(tables):  # noqa: F811
     t = tables
     start_all(t)
