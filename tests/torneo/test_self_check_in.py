@@ -72,7 +72,7 @@ def test_a_photo_sent_home_stops_working_and_guesses_are_limited():
     assert t.match.pair_a.checked_in_at is None
 
 
-def test_closed_before_the_jornada_and_once_round_one_is_drawn():
+def test_closed_before_the_jornada_and_once_round_one_is_prepared_or_drawn():
     t, phone = unplayed()
     from torneo.models import Session
 
@@ -81,9 +81,16 @@ def test_closed_before_the_jornada_and_once_round_one_is_drawn():
     with time_machine.travel(NOW - datetime.timedelta(hours=3), tick=False):
         early = phone.post(url, {"codigo": checkin.venue_code(t.tournament)})
         assert early.status_code == 400 and "se abre a las" in early.content.decode()
-    Round.objects.create(tournament=t.tournament, number=1, kind=Round.Kind.DRAW, status=Round.Status.PUBLISHED)
+    # Round one prepared (its commitment names the pairs present, AMM 5.5): already closed, or the
+    # pair checking in would make the draw's publication fail.
+    first = Round.objects.create(
+        tournament=t.tournament, number=1, kind=Round.Kind.DRAW, status=Round.Status.PREPARED
+    )
+    prepared = phone.post(url, {"codigo": checkin.venue_code(t.tournament)})
+    assert prepared.status_code == 400 and "ya está preparado con las parejas presentes" in prepared.content.decode()
+    Round.objects.filter(pk=first.pk).update(status=Round.Status.PUBLISHED)
     late = phone.post(url, {"codigo": checkin.venue_code(t.tournament)})
-    assert late.status_code == 400 and "mesa de control" in late.content.decode()
+    assert late.status_code == 400 and "ya está sorteada" in late.content.decode()
     t.match.pair_a.refresh_from_db()
     assert t.match.pair_a.checked_in_at is None
 

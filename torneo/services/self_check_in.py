@@ -68,8 +68,16 @@ def self_check_in_refusal(tournament: Tournament, *, at: datetime.datetime | Non
     now = at or timezone.now()
     if tournament.status == Tournament.Status.FINISHED:
         return _("El torneo ha terminado.")
-    if Round.objects.filter(tournament=tournament, number=1, status=Round.Status.PUBLISHED).exists():
+    first_round = Round.objects.filter(tournament=tournament, number=1).values_list("status", flat=True).first()
+    if first_round == Round.Status.PUBLISHED:
         return _("La primera ronda ya está sorteada: confirmad la presencia en la mesa de control.")
+    if first_round == Round.Status.PREPARED:
+        # Its commitment names the pairs to draw (AMM 5.5): a pair checked in now would make the
+        # draw's publication fail, and the mesa prepare it again in front of the room.
+        return _(
+            "El sorteo de la primera ronda ya está preparado con las parejas presentes: confirmad la presencia en "
+            "la mesa de control."
+        )
     first = tournament.sessions.order_by("starts_at").first()
     if first is not None and now < first.starts_at - OPENS_BEFORE:
         opens = timezone.localtime(first.starts_at - OPENS_BEFORE)
