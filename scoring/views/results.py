@@ -454,11 +454,14 @@ def result_confirm_view(request: HttpRequest, slug: str, submission_id: int) -> 
         raise LoginRequired
     sub = _submission(tournament, submission_id)
     allowed = can_confirm(request.user, sub)
-    if not allowed and not can(request.user, tournament, Action.VIEW_PRIVATE):
+    # The table's own pairs read where their acta stands, even once they may not sign it: in
+    # disagreement (the mesa or the other phone wrote another result), already signed, replaced.
+    table = allowed or is_player_of(request.user, sub.match)
+    if not table and not can(request.user, tournament, Action.VIEW_PRIVATE):
         raise PermissionDenied
     status = 200
     if request.method == "POST":
-        if not allowed:
+        if not table:
             raise PermissionDenied
         if refused := table_write_refused(request, tournament):
             return refused

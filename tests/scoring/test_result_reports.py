@@ -183,3 +183,28 @@ def test_a_report_the_other_pair_refuses_to_sign_is_marked_on_the_mesas_desk_amm
     (row,) = entry_state(t.match.round).as_dict()["missing"]
     assert row["refused_by"] is None
     assert 'class="refused"' not in desk.get(f"/torneos/{t.tournament.slug}/gestion/resultados/").content.decode()
+
+
+def test_a_phone_signing_an_acta_now_in_disagreement_reads_why_not_a_bare_refusal_amm_3_16():
+    """Pair B's first phone reports another result while its second phone (or a notification's link)
+    still shows A's report to sign: opening or signing it says the two actas disagree and the mesa or
+    the juez decides (409), never the generic «sin permiso»; nothing is written. Strangers still get
+    a 403."""
+    from django.test import Client
+
+    from tests.factories import UserFactory
+
+    t = table()
+    report = result_report(match=t.match, by=t.player_a, games_a=3, games_b=1)
+    result_report(match=t.match, by=t.player_b, games_a=1, games_b=3)  # B's other phone: a desacuerdo
+    url = f"/torneos/{t.tournament.slug}/resultados/acta/{report.pk}/confirmar/"
+    phone = Client()
+    phone.force_login(t.player_b)
+    page = phone.get(url)
+    assert page.status_code == 200 and "Versión" in page.content.decode()
+    signed = phone.post(url)
+    assert signed.status_code == 409 and "dos actas que no coinciden" in signed.content.decode()
+    assert [s.status for s in disagreement(t.match)] == [Status.DISPUTED, Status.DISPUTED]
+    stranger = Client()
+    stranger.force_login(UserFactory())
+    assert stranger.get(url).status_code == 403 and stranger.post(url).status_code == 403

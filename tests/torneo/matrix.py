@@ -29,10 +29,12 @@ def client_for(world: World, role: str, api: bool) -> Client | APIClient:
 
 
 def was_allowed(case: Case, response: Any) -> bool:
+    """A 409 is a refusal too: the request was understood and nothing was done (a pair confirming its
+    acta once it is in disagreement reads why, not a bare 403)."""
     assert response.status_code < 500, response.content[:500]
     if case.api:
-        return response.status_code not in (401, 403, 404)
-    if response.status_code in (403, 404):
+        return response.status_code not in (401, 403, 404, 409)
+    if response.status_code in (403, 404, 409):
         return False
     return not (response.status_code == 302 and response["Location"].startswith("/cuenta/entrar/"))
 
