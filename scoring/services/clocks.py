@@ -722,6 +722,19 @@ def clock_results_propose() -> int:
         if proposal is None:
             continue
         final = _decided_by_rule(clock, proposal)
+        claim = _pending_claim(clock)
+        if claim is not None:
+            # A juego tapped before the end and never answered (AMM 3.16: the losing pair signs it):
+            # nobody knows the score the rule applies to, so what the clock decided is only proposed,
+            # with the claim named, for the mesa or a juez to decide (6.5.b «si no hay acuerdo»).
+            final = False
+            proposal["reason"] += " " + _(
+                "Quedó sin confirmar un juego que la pareja %(p)s anotó para ella a las %(t)s: la mesa o el juez "
+                "deciden el resultado (AMM 3.16, 6.5.b)."
+            ) % {
+                "p": _pair_number(clock.match, claim.winner),
+                "t": timezone.localtime(claim.claimed_at).strftime("%H:%M"),
+            }
         try:
             sub = result_propose(match=clock.match, source=Source.CLOCK, final=final, **proposal)
         except (ValidationError, TournamentError):

@@ -323,6 +323,29 @@ def test_the_forced_end_counts_the_warned_pairs_loss_by_one_juego_at_once_amm_6_
     )
 
 
+def test_a_juego_claimed_and_unanswered_at_the_forced_end_leaves_the_result_to_the_mesa_amm_6_5_b(table):
+    """At 2-2 with only A warned for delay, A wins the last juego at minute 65 and claims it from its
+    phone; B never confirms (AMM 3.16: the losing pair signs). At the limit the clock's forced end
+    (6.5.b) would give B the partida by one juego, against a juego A says it won: with a claim
+    pending, what the clock decided is only proposed, naming the claim, for the mesa or a juez;
+    never counted at once."""
+    from torneo.services.terminals import terminal_issue
+
+    sim, _round, juez, matches = table
+    match = matches[0]
+    for minute, winner in ((10, "A"), (20, "B"), (30, "A"), (40, "B")):
+        svc.clock_juego(match=match, by=juez, winner=winner, at=at(minute))
+    svc.clock_warning(match=match, by=juez, pair="A", at=at(50))
+    phone_a = terminal_issue(pair=match.pair_a, by=sim.organizer).terminal.user
+    svc.clock_juego(match=match, by=phone_a, winner="A", at=at(65))  # a claim: B does not answer
+    svc.clocks_tick(now=at(70))
+    (sub,) = proposal(match)
+    assert (sub.status, sub.outcome) == ("proposed", "ruling")
+    assert f"Quedó sin confirmar un juego que la pareja {match.pair_a.number} anotó para ella" in sub.reason
+    match.refresh_from_db()
+    assert match.outcome == "pending"
+
+
 def test_juegos_tapped_to_the_end_propose_the_played_result_with_the_lateness_juegos_amm_6_1_b(table):
     _sim, _round, juez, matches = table
     match = matches[0]
