@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from tests.factories import UserFactory
 from tests.scoring.test_hands_services import table
+from torneo.errors import TournamentError
 from torneo.models import Pair, Round
 from torneo.services import self_check_in as checkin
 from torneo.services.terminals import terminal_issue, terminal_url
@@ -91,6 +92,29 @@ def test_closed_before_the_jornada_and_once_round_one_is_prepared_or_drawn():
     Round.objects.filter(pk=first.pk).update(status=Round.Status.PUBLISHED)
     late = phone.post(url, {"codigo": checkin.venue_code(t.tournament)})
     assert late.status_code == 400 and "ya está sorteada" in late.content.decode()
+    t.match.pair_a.refresh_from_db()
+    assert t.match.pair_a.checked_in_at is None
+
+
+def test_a_check_in_that_waited_for_the_draws_preparation_is_refused_under_its_lock(monkeypatch):
+    """The mesa prepares round 1 (under the tournament row's lock) while a phone checks in: the
+    phone's first look saw nothing prepared, and it waited for the lock. Once it has the lock it
+    looks again, finds round 1 prepared, and is refused — not written after the commitment, which
+    would make the draw's publication fail (AMM 5.5)."""
+    t, _phone = unplayed()
+    phone_account = t.match.pair_a.terminal.user
+    Round.objects.create(tournament=t.tournament, number=1, kind=Round.Kind.DRAW, status=Round.Status.PREPARED)
+    real = checkin.self_check_in_refusal
+    looks: list[str | None] = []
+
+    def before_the_preparation_then_real(tournament, *, at=None):
+        looks.append(None if not looks else real(tournament, at=at))
+        return looks[-1]
+
+    monkeypatch.setattr(checkin, "self_check_in_refusal", before_the_preparation_then_real)
+    with pytest.raises(TournamentError, match="ya está preparado") as refused:
+        checkin.pair_self_check_in(tournament=t.tournament, by=phone_account, code=checkin.venue_code(t.tournament))
+    assert refused.value.code == "closed" and len(looks) == 2
     t.match.pair_a.refresh_from_db()
     assert t.match.pair_a.checked_in_at is None
 

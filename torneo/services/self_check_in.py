@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime
 
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
@@ -107,7 +108,14 @@ def pair_self_check_in(*, tournament: Tournament, by: User, code: str, at: datet
             _("Ese no es el código de la sala: escribe el que muestra ahora la pantalla (cambia cada 5 minutos)."),
             code="code",
         )
-    return pair_check_in(pair=pair)
+    with transaction.atomic():
+        # Asked again under the tournament row's lock, which round_prepare holds while it writes the
+        # commitment: a check-in that waited for it finds round 1 prepared and is refused, not written
+        # after the commitment (its publication would then fail as stale, AMM 5.5).
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        if (refusal := self_check_in_refusal(tournament, at=at)) is not None:
+            raise TournamentError(refusal, code="closed")
+        return pair_check_in(pair=pair)
 
 
 def _own_pairs(user: AuthUser, tournament: Tournament) -> list[int]:
