@@ -93,6 +93,13 @@
       if (sent.queued) {
         say(form, form.dataset.msgQueued || "", "warning");
         if (button) button.disabled = false;
+        // A juego kept that counts when it arrives (the rivals' juego, a claim confirmed: not one's
+        // own claim, data-offline-counts): the next tap on this page is for the juego after it.
+        if (form.dataset.offlineKind === "juego" && form.dataset.offlineCounts !== undefined) {
+          for (const field of document.querySelectorAll("form[data-offline-kind=juego] input[name=number]")) {
+            field.value = String(Number(field.value) + 1);
+          }
+        }
         return;
       }
       if (sent.response && sent.response.ok) {

@@ -173,15 +173,21 @@ def test_a_juego_tapped_offline_counts_from_when_it_was_tapped_amm_3_16(live_ser
         browser.find_element(By.XPATH, f"//button[contains(., 'Juego para {mine.number}')]").click()
         note = WebDriverWait(browser, 10).until(lambda b: b.find_element(By.CSS_SELECTOR, ".offline-note"))
         assert "Juego guardado en este móvil" in note.text
+        # Still offline, the next juego goes to pair A too: the page's taps now say juego 2 (a
+        # tap carries the juego it is for: two taps kept offline are two juegos, not a repeat).
+        again = browser.find_element(By.XPATH, f"//button[contains(., 'Juego para {mine.number}')]")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", again)  # the note moved it
+        again.click()
+        WebDriverWait(browser, 10).until(lambda b: b.execute_script("return window.TorneoQueue.pending()") == 2)
         time.sleep(3)
         assert not ClockJuego.objects.exists()
         back = timezone.now()
         network(browser, online=True)
-        WebDriverWait(browser, 30).until(lambda b: ClockJuego.objects.filter(clock__match=match).exists())
-        juego = ClockJuego.objects.get(clock__match=match)
+        WebDriverWait(browser, 30).until(lambda b: ClockJuego.objects.filter(clock__match=match).count() == 2)
+        juego = ClockJuego.objects.get(clock__match=match, number=1)
         assert juego.winner == "A" and juego.by == card.terminal.user
         assert tapped - datetime.timedelta(seconds=1) <= juego.ended_at <= back - datetime.timedelta(seconds=2)
         WebDriverWait(browser, 10).until(lambda b: b.execute_script("return window.TorneoQueue.pending()") == 0)
-        assert ClockJuego.objects.filter(clock__match=match).count() == 1
+        assert ClockJuego.objects.filter(clock__match=match).count() == 2
     finally:
         network(browser, online=True)
