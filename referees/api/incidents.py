@@ -114,10 +114,10 @@ class IncidentSerializer(IncidentReceiptSerializer):
 
 class TableCallSerializer(serializers.Serializer):
     """A table's call to the jueces as the table's players read it (issue 32: «llamar al juez»):
-    when it was made and whether a juez is on the way; never the description (the staff's)."""
+    when it was made and whether a juez is on the way; never its article nor its description (the
+    staff's: the page shows the table no more, and the called-on pair need not read why)."""
 
     id = serializers.IntegerField(help_text="Id del aviso (la incidencia).")
-    article = serializers.CharField(help_text="Artículo o motivo del aviso: «6.3», «Otra»…")
     reported_at = serializers.DateTimeField(help_text="Cuándo se avisó.")
     answered = serializers.SerializerMethodField(help_text="true: un juez va hacia la mesa («voy»).")
     answered_by = serializers.SerializerMethodField(

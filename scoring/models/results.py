@@ -61,9 +61,14 @@ class ResultSubmission(models.Model):
     # Who rejected a proposal, and when: its own submitter withdrawing it, or the rival pair (or the
     # staff) refusing to sign it (AMM 3.16) — the mesa's desk marks the table for the latter.
     rejected_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("rechazado por"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
     )
-    rejected_at = models.DateTimeField(null=True, blank=True)
+    rejected_at = models.DateTimeField(_("rechazado a las"), null=True, blank=True)
 
     history = HistoricalRecords()
 

@@ -251,9 +251,12 @@ def _refuse_stale(clock: MatchClock, number: int | None) -> None:
     counted = list(clock.juegos.values_list("winner", flat=True))
     if number != len(counted) + 1:
         raise TournamentError(
-            _(
+            ngettext(
+                "Este toque era para el juego %(n)d, pero ya va %(c)d juego anotado (%(a)d-%(b)d): lo ha anotado "
+                "otro móvil o el toque llegó dos veces. Mirad el reloj de la mesa; nada ha cambiado.",
                 "Este toque era para el juego %(n)d, pero ya van %(c)d juegos anotados (%(a)d-%(b)d): lo ha anotado "
-                "otro móvil o el toque llegó dos veces. Mirad el reloj de la mesa; nada ha cambiado."
+                "otro móvil o el toque llegó dos veces. Mirad el reloj de la mesa; nada ha cambiado.",
+                len(counted),
             )
             % {"n": number, "c": len(counted), "a": counted.count("A"), "b": counted.count("B")},
             code="stale",

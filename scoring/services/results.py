@@ -501,6 +501,18 @@ def _submit_locked(
                 "Confirma la versión %(v)d (el mismo resultado) y añade los tantos de cada juego."
             ) % {"v": pending.version}
     submitter = by if isinstance(by, AuthUser) and by.pk else None  # nobody to record when anonymous
+    if (
+        needs_confirmation
+        and pending is not None
+        and not adds_tantos
+        and pending.submitted_by_id != getattr(submitter, "pk", None)
+        and pending.tantos
+        and not data["tantos"]
+        and _same_result(pending, data)
+    ):
+        # The same result from someone who may not sign it, without the optional tantos: nothing to
+        # add, and the tantos already written stay (the winning pair's phone over the mesa's entry).
+        return pending
     # A second, different entry by another person: a disagreement, both kept (AMM 3.16).
     disagreement = (
         not adds_tantos
@@ -774,6 +786,8 @@ def _disagrees(
     (the mesa's entry settles it), nor when both come from the recorded hands (the hands changed)."""
     if pending.submitted_by_id == submitter_id or _same(pending, data):
         return False
+    if _same_result(pending, data) and not (pending.tantos and data["tantos"]):
+        return False  # the same result; the optional tantos given by one of the two only
     if _settled_by_the_desk(pending, tournament):
         return False
     return not (pending.source == ResultSubmission.Source.HANDS and source == ResultSubmission.Source.HANDS)

@@ -86,7 +86,7 @@ def test_the_api_gives_the_table_its_calls_and_the_answer_not_their_words():
     assert waiting.status_code == 200 and "no-store" in waiting["Cache-Control"]
     (call,) = waiting.json()
     assert (call["answered"], call["answered_by"], call["answered_at"]) == (False, None, None)
-    assert "description" not in call
+    assert "description" not in call and "article" not in call
     juez = Client()
     juez.force_login(t.juez)
     assert juez.post(f"{base}/{call['id']}/answer/").status_code == 200

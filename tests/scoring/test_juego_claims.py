@@ -136,7 +136,7 @@ def test_a_second_phone_confirming_a_juego_already_confirmed_does_not_give_anoth
     phone_a = terminal_issue(pair=match.pair_a, by=t.users["mesa"]).terminal.user
     svc.clock_juego(match=match, by=phone_a, winner="A", at=at(14), number=1)
     svc.clock_juego(match=match, by=t.users["rival"], winner="A", at=at(15), number=1)  # B's first phone
-    with pytest.raises(TournamentError, match="Este toque era para el juego 1, pero ya van 1 juegos") as late:
+    with pytest.raises(TournamentError, match="Este toque era para el juego 1, pero ya va 1 juego") as late:
         svc.clock_juego(match=match, by=t.users["rival"], winner="A", at=at(16), number=1)  # B's second phone
     assert late.value.code == "stale" and score(match) == {"A": 1, "B": 0}
     svc.clock_juego(match=match, by=phone_a, winner="A", at=at(20), number=2)  # A claims juego 2

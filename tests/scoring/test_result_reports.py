@@ -208,3 +208,24 @@ def test_a_phone_signing_an_acta_now_in_disagreement_reads_why_not_a_bare_refusa
     stranger = Client()
     stranger.force_login(UserFactory())
     assert stranger.get(url).status_code == 403 and stranger.post(url).status_code == 403
+
+
+def test_the_winners_phone_adding_tantos_to_the_mesas_entry_is_no_disagreement_amm_3_16():
+    """With the double check on, the mesa's entry waits for its second person; the winning pair's
+    phone reports the same juegos (it may not sign them) with or without the optional tantos: no
+    desacuerdo. With tantos, its report replaces the entry, still awaiting a signature; without
+    them, nothing changes (the tantos already written stay)."""
+    from torneo.models import Tournament
+
+    t = table()
+    Tournament.objects.filter(pk=t.tournament.pk).update(results_double_check=True)
+    entry = result_submit(match=t.match, by=t.control, games_a=3, games_b=1, tantos=TANTOS_3_1)
+    same = result_report(match=t.match, by=t.player_a, games_a=3, games_b=1)  # A won: may not sign
+    assert same.pk == entry.pk and same.status == Status.PROPOSED and not disagreement(t.match)
+    result_reject(submission=entry, by=t.control)  # the mesa withdraws it; typed again without tantos
+    bare = result_submit(match=t.match, by=t.control, games_a=3, games_b=1)
+    report = result_report(match=t.match, by=t.player_a, games_a=3, games_b=1, tantos=TANTOS_3_1)
+    bare.refresh_from_db()
+    assert (bare.status, report.status) == (Status.SUPERSEDED, Status.PROPOSED) and not disagreement(t.match)
+    result_confirm(submission=report, by=t.player_b)
+    assert (match_of(t).tantos_a, match_of(t).tantos_b) == (127, 82)

@@ -81,6 +81,8 @@ LABELS: dict[str, Promise] = {
     "submitted_at": _("anotado a las"),
     "confirmed_by": _("confirmado por"),
     "confirmed_at": _("confirmado a las"),
+    "rejected_by": _("rechazado por"),
+    "rejected_at": _("rechazado a las"),
     "committed_by": _("compromiso publicado por"),
     "committed_at": _("compromiso publicado a las"),
     "published_by": _("publicado por"),
