@@ -721,15 +721,17 @@ def clock_results_propose() -> int:
     for event in ended:
         clock = event.clock
         partida, _minute, _pause = facts_for([clock], event.at)[clock.pk]
-        proposal = clock_proposal(state(partida), clock.match)
+        decided = state(partida)
+        proposal = clock_proposal(decided, clock.match)
         if proposal is None:
             continue
         final = _decided_by_rule(clock, proposal)
-        claim = _pending_claim(clock)
+        claim = _pending_claim(clock) if decided.winner is None else None  # the forced end (6.5.b)
         if claim is not None:
-            # A juego tapped before the end and never answered (AMM 3.16: the losing pair signs it):
-            # nobody knows the score the rule applies to, so what the clock decided is only proposed,
-            # with the claim named, for the mesa or a juez to decide (6.5.b «si no hay acuerdo»).
+            # A juego tapped before the forced end and never answered (AMM 3.16: the losing pair signs
+            # it): nobody knows the score the rule applies to, so what the clock decided is only
+            # proposed, with the claim named, for the mesa or a juez (6.5.b «si no hay acuerdo»). A
+            # pair incomplete at 20 minutes (6.1.b) loses whatever was claimed: that stays final.
             final = False
             proposal["reason"] += " " + _(
                 "Quedó sin confirmar un juego que la pareja %(p)s anotó para ella a las %(t)s: la mesa o el juez "
