@@ -102,3 +102,8 @@ def test_the_api_gives_the_table_its_calls_and_the_answer_not_their_words():
     assert Client().get(f"{base}/table/", {"match": t.match.pk}).status_code in (401, 403)
     missing = phone.get(f"{base}/table/")
     assert missing.status_code == 400 and "match" in missing.json()
+    for wrong in ("abc", "-1", "99999999999"):
+        bad = phone.get(f"{base}/table/", {"match": wrong})
+        assert bad.status_code == 400 and "match" in bad.json(), (wrong, bad.content)
+    unknown = phone.get(f"{base}/table/", {"match": 999_998})
+    assert unknown.status_code == 400 and "No hay ninguna partida" in unknown.json()["match"][0]

@@ -156,6 +156,12 @@ def test_a_second_phone_confirming_a_juego_already_confirmed_does_not_give_anoth
     api = f"/api/v1/tournaments/{match.round.tournament.slug}/clocks/{match.pk}/juego/"
     stale = rival.post(api, {"winner": "A", "number": 2}, content_type="application/json")
     assert stale.status_code == 400 and "stale" in stale.content.decode() and score(match) == {"A": 2, "B": 0}
+    for wrong in ("x", 0, 1000):  # not a juego number: a Spanish message on the field, nothing written
+        bad = rival.post(api, {"winner": "A", "number": wrong}, content_type="application/json")
+        assert bad.status_code == 400 and "number" in bad.json(), bad.content
+    word = rival.post(api, {"winner": "A", "number": "x"}, content_type="application/json")
+    assert "El número de juego no es válido." in word.content.decode()
+    assert score(match) == {"A": 2, "B": 0}
 
 
 def test_no_claim_while_paused_or_once_the_partida_is_decided_amm_3_15(tables):  # noqa: F811
